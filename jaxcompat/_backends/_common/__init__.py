@@ -1,0 +1,1 @@
+"""Version-agnostic machinery that the ``jax_*`` backends choose from and configure."""

@@ -1,0 +1,181 @@
+"""Tracer detection and tracer-safe hashing.
+
+JAX changed what ``hash(tracer)`` does three times: silent (id-based) up to 0.4.29, a
+FutureWarning in 0.4.30-0.4.35 (jax-ml/jax#21517), and a TypeError from 0.4.36 on, when
+``Tracer.__hash__`` became None. Each backend passes ``make_tracer_safe_hash`` the way to call
+``hash`` on its release; the fallback below never calls a tracer's ``__hash__``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import numpy as np
+
+#: JAX's tracer base class. ``jax.core.Tracer`` is public and silent on every supported release.
+Tracer: type = jax.core.Tracer
+
+# Exact types whose hash never touches user code or tracers: the fast path.
+ATOMIC_TYPES: frozenset[type] = frozenset(
+    {int, float, complex, str, bytes, bool, type(None), type(Ellipsis), range, slice}
+)
+
+_CYCLE = hash("jaxcompat.tracer_safe_hash: cycle")
+
+
+class _ByType(dict[type, bool]):
+    """A per-type cache of a yes/no decision; ``__missing__`` decides once per type."""
+
+    def __init__(self, decide: Callable[[type], bool]) -> None:
+        super().__init__()
+        self._decide = decide
+
+    def __missing__(self, cls: type) -> bool:
+        answer = self[cls] = self._decide(cls)
+        return answer
+
+
+def _hashes_by_identity(cls: type) -> bool:
+    # Tracers and jax Arrays: JAX hashes neither, and their value is not a Python value.
+    return issubclass(cls, Tracer) or issubclass(cls, jax.Array)
+
+
+#: True for tracer types and concrete jax Array types.
+HASHES_BY_IDENTITY = _ByType(_hashes_by_identity)
+
+
+def is_tracer(x: object) -> bool:
+    return isinstance(x, Tracer)
+
+
+def _structural_hash(obj: Any, active: set[int]) -> int:
+    """Hash ``obj`` by structure, tracers and jax Arrays by identity, never raising."""
+    cls = type(obj)
+    if cls in ATOMIC_TYPES:
+        return hash(obj)
+    if HASHES_BY_IDENTITY[cls]:
+        return object.__hash__(obj)
+    key = id(obj)
+    if key in active:
+        return _CYCLE
+    active.add(key)
+    try:
+        return _hash_parts(obj, cls, active)
+    finally:
+        active.discard(key)
+
+
+def _hash_parts(obj: Any, cls: type, active: set[int]) -> int:
+    if isinstance(obj, (tuple, list)):
+        return hash((cls, tuple([_structural_hash(item, active) for item in obj])))
+    if isinstance(obj, dict):
+        # Equal dicts are equal whatever their order, so their hash must not depend on it.
+        items = frozenset(
+            (_structural_hash(k, active), _structural_hash(v, active)) for k, v in obj.items()
+        )
+        return hash((cls, items))
+    if isinstance(obj, (set, frozenset)):
+        return hash((cls, frozenset(_structural_hash(item, active) for item in obj)))
+    if isinstance(obj, np.ndarray):
+        return hash((cls, obj.shape, obj.dtype.str, obj.tobytes()))
+    try:
+        leaves, treedef = jax.tree_util.tree_flatten(obj)
+    except Exception:  # a pytree whose flatten function fails
+        leaves, treedef = [obj], None
+    if treedef is not None and not (len(leaves) == 1 and leaves[0] is obj):  # a pytree node
+        try:
+            structure = hash(treedef)
+        except Exception:  # auxiliary data that cannot be hashed
+            structure = treedef.num_leaves
+        return hash((cls, structure, tuple([_structural_hash(x, active) for x in leaves])))
+    if dataclasses.is_dataclass(obj):
+        fields = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+        return hash((cls, _structural_hash(fields, active)))
+    state = _instance_state(obj)
+    if state is not None:
+        return hash((cls, _structural_hash(state, active)))
+    return object.__hash__(obj)
+
+
+def _instance_state(obj: object) -> dict[str, Any] | None:
+    state: dict[str, Any] = {}
+    for klass in type(obj).__mro__:
+        for name in klass.__dict__.get("__slots__", ()):
+            if name not in ("__dict__", "__weakref__") and hasattr(obj, name):
+                state[name] = getattr(obj, name)
+    instance_dict = getattr(obj, "__dict__", None)
+    if isinstance(instance_dict, dict):
+        state.update(instance_dict)
+    return state or None
+
+
+def make_tracer_safe_hash(release_hash: Callable[[Any], int]) -> Callable[[Any], int]:
+    """Build ``tracer_safe_hash`` around ``release_hash``, this release's way to call hash.
+
+    ``release_hash`` either hashes tracers silently by identity or raises; it must never warn.
+    """
+
+    def tracer_safe_hash(obj: Any) -> int:
+        if type(obj) in ATOMIC_TYPES:
+            return hash(obj)
+        try:
+            return release_hash(obj)
+        except Exception:  # unhashable, or hashing reached a tracer on JAX >= 0.4.36
+            return _structural_hash(obj, set())
+
+    return tracer_safe_hash
+
+
+def quiet_tracer_hash(tracer_class: type) -> Callable[[Any], int]:
+    """Install a thread-local switch in ``tracer_class.__hash__`` and return a quiet ``hash``.
+
+    Outside the returned function, tracers hash exactly as JAX makes them (warning, or raising
+    when the deprecation is accelerated). Inside it, on the calling thread only, a tracer hashes
+    by identity without a warning. Process-wide warning filters are not touched.
+    """
+    original = tracer_class.__dict__["__hash__"]
+    if getattr(original, "_jaxcompat_quiet", None) is not None:  # already installed
+        quiet: Callable[[Any], int] = original._jaxcompat_quiet
+        return quiet
+    state = threading.local()
+
+    def __hash__(self: object) -> int:
+        if getattr(state, "quiet", False):
+            return object.__hash__(self)
+        result: int = original(self)
+        return result
+
+    def quiet_hash(obj: Any) -> int:
+        if getattr(state, "quiet", False):
+            return hash(obj)
+        state.quiet = True
+        try:
+            return hash(obj)
+        finally:
+            state.quiet = False
+
+    __hash__._jaxcompat_quiet = quiet_hash  # type: ignore[attr-defined]
+    __hash__.__wrapped__ = original  # type: ignore[attr-defined]
+    tracer_class.__hash__ = __hash__  # type: ignore[method-assign,assignment]
+    return quiet_hash
+
+
+def has_identity_hash(obj: object) -> bool:
+    """True when hashing ``obj`` cannot touch a tracer: it hashes and compares by identity."""
+    cls = type(obj)
+    return cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__
+
+
+__all__ = [
+    "ATOMIC_TYPES",
+    "HASHES_BY_IDENTITY",
+    "Tracer",
+    "has_identity_hash",
+    "is_tracer",
+    "make_tracer_safe_hash",
+    "quiet_tracer_hash",
+]

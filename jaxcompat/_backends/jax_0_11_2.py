@@ -1,0 +1,47 @@
+"""JAX 0.11.2 and newer.
+
+What this range does, and what jaxcompat does about it:
+
+* ``jax.jit(f, inline=True)`` now means ``jax.Inline.JAX_LATE``: the call stays a nested
+  ``jit`` equation in the enclosing jaxpr and is inlined only when lowering (``jax.Inline``
+  was added with this change). jaxcompat keeps ``inline=True`` meaning what it meant on every
+  earlier release, inlined while tracing, by passing ``jax.Inline.JAX_EARLY``. The other
+  ``jax.Inline`` values pass through.
+* As from 0.6.0: JAX's own jitted function meets the contract for plain functions and is
+  handed back unchanged; ``Tracer.__hash__`` is None; ``jax.lax`` control flow raises for
+  callables that hash tracers, so those are passed through a fresh function.
+"""
+
+from typing import Any
+
+import jax
+
+from ._common import aot, arrays, control_flow, hashing, jitting
+
+is_tracer = hashing.is_tracer
+tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+block_if_array = arrays.block_if_array
+
+
+def _inline_while_tracing(options: dict[str, Any]) -> dict[str, Any]:
+    if options.get("inline") is True:
+        return {**options, "inline": jax.Inline.JAX_EARLY}
+    return options
+
+
+jit, lower, trace = jitting.make_jit(
+    jitting.JitTraits(
+        missing_options={},
+        hand_back_jax_jit=True,
+        native_trace=True,
+        native_eval_shape=True,
+        normalize_lowered=aot.jax_lowered,
+        translate_options=_inline_while_tracing,
+    )
+)
+
+while_loop = control_flow.while_loop
+fori_loop = control_flow.fori_loop
+scan = control_flow.scan
+cond = control_flow.cond
+switch = control_flow.switch

@@ -1,0 +1,46 @@
+"""JAX 0.4.13, the oldest supported release, up to 0.4.18.
+
+What this release does, and what jaxcompat does about it:
+
+* ``jax.jit`` has no ``donate_argnames`` (JAX 0.4.18 added it), and 0.4.13 never donates an
+  argument passed by keyword, so translating names to positions would silently skip some
+  donations. ``jaxcompat.jit`` raises a TypeError naming 0.4.18 instead.
+* ``jax.jit`` has no ``compiler_options`` (JAX 0.4.36): a TypeError names 0.4.36 and points to
+  ``lower(...).compile(compiler_options)``, which this release supports.
+* ``lower`` lives in the jitted function's instance ``__dict__`` (until JAX 0.6.0), so
+  ``functools.wraps`` copies it: every jit object is a :class:`Jitted`.
+* The jit has no ``eval_shape`` (0.4.24) nor ``trace`` (0.4.29): both are backported.
+* ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.
+* ``hash(tracer)`` is silent and id-based (it warns from 0.4.30), so ``jax.lax``'s own
+  control flow already accepts callables that hash tracers, and is handed back as is.
+"""
+
+import jax
+
+from ._common import aot, arrays, hashing, jitting
+
+is_tracer = hashing.is_tracer
+tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+block_if_array = arrays.block_if_array
+
+jit, lower, trace = jitting.make_jit(
+    jitting.JitTraits(
+        missing_options={
+            "donate_argnames": ("0.4.18", "use donate_argnums"),
+            "compiler_options": (
+                "0.4.36",
+                "pass them when compiling: jaxcompat.lower(f, *args).compile(compiler_options)",
+            ),
+        },
+        hand_back_jax_jit=False,
+        native_trace=False,
+        native_eval_shape=False,
+        normalize_lowered=aot.dict_cost_lowered,
+    )
+)
+
+while_loop = jax.lax.while_loop
+fori_loop = jax.lax.fori_loop
+scan = jax.lax.scan
+cond = jax.lax.cond
+switch = jax.lax.switch

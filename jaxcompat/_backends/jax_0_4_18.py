@@ -1,0 +1,45 @@
+"""JAX 0.4.18 up to 0.4.30.
+
+What this range does, and what jaxcompat does about it:
+
+* ``jax.jit`` gains ``donate_argnames`` at 0.4.18, so the option is passed through.
+* ``jax.jit`` has no ``compiler_options`` (JAX 0.4.36): a TypeError names 0.4.36 and points to
+  ``lower(...).compile(compiler_options)``, which this range supports.
+* ``lower`` (and ``eval_shape`` from 0.4.24, ``trace`` from 0.4.29) live in the jitted
+  function's instance ``__dict__`` (until JAX 0.6.0), so ``functools.wraps`` copies them onto
+  wrappers, which then silently skip the wrapper: every jit object is a :class:`Jitted`.
+* ``eval_shape`` and ``trace`` are backported for the whole range, so 0.4.18-0.4.28, which
+  lack them, behave exactly like 0.4.29, which has them.
+* ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.
+* ``hash(tracer)`` is silent and id-based (it warns from 0.4.30), so ``jax.lax``'s own
+  control flow already accepts callables that hash tracers, and is handed back as is.
+"""
+
+import jax
+
+from ._common import aot, arrays, hashing, jitting
+
+is_tracer = hashing.is_tracer
+tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+block_if_array = arrays.block_if_array
+
+jit, lower, trace = jitting.make_jit(
+    jitting.JitTraits(
+        missing_options={
+            "compiler_options": (
+                "0.4.36",
+                "pass them when compiling: jaxcompat.lower(f, *args).compile(compiler_options)",
+            ),
+        },
+        hand_back_jax_jit=False,
+        native_trace=False,
+        native_eval_shape=False,
+        normalize_lowered=aot.dict_cost_lowered,
+    )
+)
+
+while_loop = jax.lax.while_loop
+fori_loop = jax.lax.fori_loop
+scan = jax.lax.scan
+cond = jax.lax.cond
+switch = jax.lax.switch

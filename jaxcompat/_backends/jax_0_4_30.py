@@ -1,0 +1,49 @@
+"""JAX 0.4.30 up to 0.4.36.
+
+What this range does, and what jaxcompat does about it:
+
+* ``hash(tracer)`` emits ``FutureWarning: unhashable type ... Attempting to hash a tracer will
+  lead to an error in a future JAX release`` before hashing by id (jax-ml/jax#21517; the
+  ``tracer-hash`` deprecation). jaxcompat installs a thread-local switch in
+  ``Tracer.__hash__``: outside jaxcompat it calls JAX's own method unchanged (warning, or
+  TypeError when the deprecation is accelerated); inside ``tracer_safe_hash`` it hashes by
+  identity, quietly, on the calling thread only.
+* ``jax.lax`` control flow hashes the callables it is given, and so warns for callables that
+  hash tracers: jaxcompat passes such callables through a fresh function.
+* ``jax.jit`` has no ``compiler_options`` (JAX 0.4.36): a TypeError names 0.4.36.
+* ``lower``, ``eval_shape`` and ``trace`` live in the jitted function's instance ``__dict__``
+  (until JAX 0.6.0): every jit object is a :class:`Jitted`. ``trace`` is JAX's own.
+* ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.
+"""
+
+import jax
+
+from ._common import aot, arrays, control_flow, hashing, jitting
+
+is_tracer = hashing.is_tracer
+tracer_safe_hash = hashing.make_tracer_safe_hash(hashing.quiet_tracer_hash(jax.core.Tracer))
+block_if_array = arrays.block_if_array
+
+jit, lower, trace = jitting.make_jit(
+    jitting.JitTraits(
+        missing_options={
+            "compiler_options": (
+                "0.4.36",
+                "pass them when compiling: jaxcompat.lower(f, *args).compile(compiler_options)",
+            ),
+        },
+        hand_back_jax_jit=False,
+        native_trace=True,
+        native_eval_shape=True,
+        normalize_lowered=aot.dict_cost_lowered,
+        normalize_traced=lambda traced, _cls=aot.dict_cost_traced_class(): aot.swap_class(
+            traced, _cls
+        ),
+    )
+)
+
+while_loop = control_flow.while_loop
+fori_loop = control_flow.fori_loop
+scan = control_flow.scan
+cond = control_flow.cond
+switch = control_flow.switch

@@ -1,0 +1,40 @@
+"""JAX 0.4.36 up to 0.6.0.
+
+What this range does, and what jaxcompat does about it:
+
+* ``Tracer.__hash__`` is None (the ``tracer-hash`` deprecation completed): ``hash(tracer)``
+  raises TypeError. ``tracer_safe_hash`` tries ``hash`` and falls back to hashing by
+  structure, with tracers by identity.
+* ``jax.lax`` control flow hashes the callables it is given, and so raises for callables that
+  hash tracers: jaxcompat passes such callables through a fresh function.
+* ``jax.jit`` gains ``compiler_options`` at 0.4.36: passed through.
+* ``lower``, ``eval_shape`` and ``trace`` live in the jitted function's instance ``__dict__``
+  (until JAX 0.6.0): every jit object is a :class:`Jitted`. ``trace`` is JAX's own.
+* ``Compiled.cost_analysis()`` returns a list of dicts up to 0.4.38 and a dict from 0.5.0:
+  normalized to the dict (a no-op on 0.5.x).
+"""
+
+from ._common import aot, arrays, control_flow, hashing, jitting
+
+is_tracer = hashing.is_tracer
+tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+block_if_array = arrays.block_if_array
+
+jit, lower, trace = jitting.make_jit(
+    jitting.JitTraits(
+        missing_options={},
+        hand_back_jax_jit=False,
+        native_trace=True,
+        native_eval_shape=True,
+        normalize_lowered=aot.dict_cost_lowered,
+        normalize_traced=lambda traced, _cls=aot.dict_cost_traced_class(): aot.swap_class(
+            traced, _cls
+        ),
+    )
+)
+
+while_loop = control_flow.while_loop
+fori_loop = control_flow.fori_loop
+scan = control_flow.scan
+cond = control_flow.cond
+switch = control_flow.switch

@@ -1,0 +1,35 @@
+"""JAX 0.6.0 up to 0.11.2.
+
+What this range does, and what jaxcompat does about it:
+
+* ``lower``, ``eval_shape`` and ``trace`` are methods of the jitted function's type (JAX
+  0.6.0), so ``functools.wraps`` no longer copies them, and ``Compiled.cost_analysis()``
+  returns a dict (since 0.5.0). JAX's own jitted function meets the contract for plain
+  functions, so ``jaxcompat.jit`` hands it back unchanged: zero overhead. Functions written
+  in a class body still get a :class:`Jitted`, for method binding.
+* ``Tracer.__hash__`` is None: ``tracer_safe_hash`` falls back to hashing by structure.
+* ``jax.lax`` control flow raises for callables that hash tracers: such callables are passed
+  through a fresh function.
+"""
+
+from ._common import aot, arrays, control_flow, hashing, jitting
+
+is_tracer = hashing.is_tracer
+tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+block_if_array = arrays.block_if_array
+
+jit, lower, trace = jitting.make_jit(
+    jitting.JitTraits(
+        missing_options={},
+        hand_back_jax_jit=True,
+        native_trace=True,
+        native_eval_shape=True,
+        normalize_lowered=aot.jax_lowered,
+    )
+)
+
+while_loop = control_flow.while_loop
+fori_loop = control_flow.fori_loop
+scan = control_flow.scan
+cond = control_flow.cond
+switch = control_flow.switch

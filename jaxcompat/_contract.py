@@ -1,0 +1,170 @@
+"""The backend contract: the names every backend provides, with their public documentation.
+
+Each ``jaxcompat/_backends/jax_*.py`` defines every name in :data:`BACKEND_NAMES`. The
+docstrings here are the public ones: :func:`document` attaches them to jaxcompat's own
+functions, so signatures and documentation live in one place whichever backend is selected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def is_tracer(x: object) -> bool:
+    """Return True exactly when ``x`` is a JAX tracer.
+
+    Works on every supported JAX release, inside ``jit``, ``grad``, ``vmap`` and
+    ``make_jaxpr``, and emits no deprecation warning. Concrete arrays, numpy arrays, Python
+    scalars and ``jax.ShapeDtypeStruct`` are not tracers.
+    """
+    raise NotImplementedError
+
+
+def tracer_safe_hash(obj: Any) -> int:
+    """Hash ``obj``, never raising and never warning, even when it holds tracers.
+
+    * A hashable object that holds no tracer hashes exactly as ``hash(obj)``.
+    * Tracers and concrete jax Arrays hash by identity: the same tracer always gives the
+      same hash.
+    * Containers (tuples, lists, dicts, sets), dataclasses, registered pytrees and plain
+      objects that hold tracers, or cannot be hashed, hash by structure: equal contents
+      give equal hashes. Self-referential containers are handled.
+    * An object whose own ``__hash__`` hashes a tracer is hashed without warning.
+
+    Thread-safe; it does not touch the process-wide warning filters. JAX made hashing a
+    tracer silent up to 0.4.29, a FutureWarning in 0.4.30-0.4.35 and a TypeError from 0.4.36.
+    """
+    raise NotImplementedError
+
+
+def block_if_array(tree: T) -> T:
+    """Wait until every concrete jax Array in the pytree ``tree`` is ready; return ``tree``.
+
+    Leaves everything else alone: Python scalars, numpy arrays, None, strings, other objects
+    and tracers (so it can be called inside ``jit``, ``grad`` and ``vmap``). Deleted and
+    donated arrays are skipped, since there is nothing to wait for. An error raised by the
+    computation itself propagates. ``tree`` is returned as the same object.
+    """
+    raise NotImplementedError
+
+
+def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
+    """Compile ``fun`` with XLA: a drop-in replacement for ``jax.jit`` on every JAX release.
+
+    Call forms: ``jit(f, ...)``, ``@jit``, ``functools.partial(jit, ...)`` and the decorator
+    factory ``@jit(static_argnames=...)`` (which ``jax.jit`` only accepts from 0.8.1).
+
+    Options: ``static_argnums``, ``static_argnames``, ``donate_argnums``, ``donate_argnames``,
+    ``in_shardings``, ``out_shardings``, ``keep_unused``, ``inline``, ``compiler_options``,
+    and ``device``/``backend`` wherever JAX still accepts them (JAX warns that they are
+    deprecated). ``inline=True`` inlines the function into the enclosing jaxpr on every
+    release. An option the installed JAX lacks raises TypeError naming the release that
+    adds it; an unknown option raises TypeError naming it. Nothing is silently ignored.
+
+    The result keeps ``__wrapped__``, ``__name__``, ``__doc__`` and the signature of ``fun``,
+    and has ``lower``, ``trace``, ``eval_shape`` and ``clear_cache`` methods. Those methods
+    are never copied onto a ``functools.wraps`` wrapper; use :func:`lower` and :func:`trace`
+    to stage a wrapped function. Where the installed JAX's own jitted function already meets
+    all of this (JAX >= 0.6.0, plain functions), that object is returned unchanged.
+
+    Methods: ``jit(obj.method)`` and ``@jit`` on a method in a class body both work, and read
+    the instance's current state on every call, so results never go stale:
+
+    * Attributes holding arrays (jax or numpy), or containers of arrays, are traced
+      arguments: new values reuse the compiled code.
+    * Other attributes are compile-time constants, compared by value (``==``): changing
+      one retraces.
+    * Attributes that are neither arrays nor hashable (a list of strings, a dict keyed by
+      types) are compile-time constants compared by identity: rebinding the attribute
+      retraces, but mutating the object in place is not seen by code already compiled.
+      Objects nested in attributes that are not registered pytrees are likewise constants,
+      so register them as pytrees if their arrays change.
+    * An instance that is a registered pytree is passed as a pytree.
+    * Side effects on ``self`` while tracing (a cache, a counter) land on the real
+      instance, as under ``jax.jit``; values holding tracers are not written back.
+
+    ``static_argnums``/``donate_argnums`` count from the first argument after ``self`` for
+    ``jit(obj.method)``, and from ``self`` (position 0) for ``@jit`` in a class body, where
+    ``static_argnums=0`` makes ``self`` static exactly as in ``jax.jit``.
+    """
+    raise NotImplementedError
+
+
+def lower(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """Lower ``fun(*args, **kwargs)`` ahead of time, honouring every wrapper around it.
+
+    ``fun`` may be a ``jaxcompat.jit`` or ``jax.jit`` object (lowered with its own options), a
+    bound jitted method, or any other callable, including a ``functools.wraps`` wrapper around
+    a jitted function: that is jitted as a whole with default options, so every wrapper runs.
+    ``lower(f, *args).compile()(*args) == f(*args)``, with static arguments left out of the
+    compiled call as JAX does. ``Lowered.as_text()``, ``Lowered.compile()``, ``Compiled``
+    calls, ``Compiled.as_text()`` and ``Compiled.cost_analysis()`` (a dict) work on every row.
+    """
+    raise NotImplementedError
+
+
+def trace(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """Trace ``fun(*args, **kwargs)``, following the same rules as :func:`lower`.
+
+    Returns an object with ``.jaxpr`` (the closed jaxpr of the function body), ``.out_info``
+    (a pytree of shape/dtype structs) and ``.lower()``, also on JAX releases older than
+    0.4.29, whose jit has no ``trace``.
+    """
+    raise NotImplementedError
+
+
+def while_loop(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any) -> Any:
+    """``jax.lax.while_loop`` that accepts callables whose ``__hash__`` touches a tracer."""
+    raise NotImplementedError
+
+
+def fori_loop(
+    lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any, **kwargs: Any
+) -> Any:
+    """``jax.lax.fori_loop`` that accepts callables whose ``__hash__`` touches a tracer."""
+    raise NotImplementedError
+
+
+def scan(f: Callable[[Any, Any], Any], init: Any, xs: Any = None, **kwargs: Any) -> Any:
+    """``jax.lax.scan`` that accepts callables whose ``__hash__`` touches a tracer."""
+    raise NotImplementedError
+
+
+def cond(pred: Any, true_fun: Any, false_fun: Any, *operands: Any, **kwargs: Any) -> Any:
+    """``jax.lax.cond`` that accepts callables whose ``__hash__`` touches a tracer."""
+    raise NotImplementedError
+
+
+def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, **kwargs: Any) -> Any:
+    """``jax.lax.switch`` that accepts callables whose ``__hash__`` touches a tracer."""
+    raise NotImplementedError
+
+
+#: The names each backend defines, each documented by the function of that name above.
+BACKEND_NAMES = (
+    "is_tracer",
+    "tracer_safe_hash",
+    "block_if_array",
+    "jit",
+    "lower",
+    "trace",
+    "while_loop",
+    "fori_loop",
+    "scan",
+    "cond",
+    "switch",
+)
+
+CONTROL_FLOW_NAMES = ("while_loop", "fori_loop", "scan", "cond", "switch")
+
+
+def document(name: str, implementation: Any) -> Any:
+    """Give jaxcompat's own implementation of ``name`` its public docstring."""
+    module = getattr(implementation, "__module__", "") or ""
+    if module.startswith("jaxcompat.") and isinstance(implementation, type(document)):
+        implementation.__doc__ = globals()[name].__doc__
+        implementation.__qualname__ = name
+    return implementation

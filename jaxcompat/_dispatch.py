@@ -1,0 +1,72 @@
+"""Select: choose the backend for the installed JAX and import it alone.
+
+A backend is a module ``jaxcompat/_backends/jax_X_Y_Z.py``. Its name is its floor: it serves
+JAX ``X.Y.Z`` up to, not including, the next floor. Backends are discovered from the file
+names, so supporting a new behaviour breakpoint means adding one file. This module makes the
+only version comparison in the package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+from types import ModuleType
+
+from . import _backends
+from ._version import JAX_VERSION, JAX_VERSION_STRING
+
+__all__ = ["BACKEND", "ENV_VAR", "backend", "backend_floors", "format_release", "select_backend"]
+
+#: Set to a backend name (e.g. ``jax_0_4_30``) to force that backend, for debugging.
+ENV_VAR = "JAXCOMPAT_BACKEND"
+
+
+def format_release(release: tuple[int, ...]) -> str:
+    return ".".join(map(str, release))
+
+
+def backend_floors() -> dict[str, tuple[int, ...]]:
+    """Map every backend module name to its floor release, oldest first."""
+    floors = {}
+    for module in pkgutil.iter_modules(_backends.__path__):
+        name = module.name
+        if name.startswith("jax_"):
+            floors[name] = tuple(int(part) for part in name[len("jax_") :].split("_"))
+    return dict(sorted(floors.items(), key=lambda item: item[1]))
+
+
+def select_backend(
+    version: tuple[int, ...],
+    floors: dict[str, tuple[int, ...]],
+    forced: str | None = None,
+    version_string: str | None = None,
+) -> str:
+    """Return the name of the backend that serves JAX ``version``.
+
+    The newest floor at or below ``version`` wins. A release newer than every floor gets the
+    newest backend, silently: new releases are expected to keep the newest behaviour, and the
+    report (``python -m jaxcompat``) says when a release is not a tested matrix row.
+    """
+    if forced:
+        if forced not in floors:
+            raise ImportError(
+                f"{ENV_VAR}={forced!r} names no jaxcompat backend. Valid names: "
+                f"{', '.join(floors)}. Unset {ENV_VAR} to select by the installed JAX."
+            )
+        return forced
+    shown = version_string or format_release(version)
+    eligible = [name for name, floor in floors.items() if floor <= version]
+    if not eligible:
+        oldest = format_release(min(floors.values()))
+        raise ImportError(
+            f"jaxcompat supports JAX {oldest} and newer, but JAX {shown} is installed. "
+            f"Upgrade it with `pip install -U 'jax>={oldest}' 'jaxlib>={oldest}'`."
+        )
+    return eligible[-1]
+
+
+BACKEND: str = select_backend(
+    JAX_VERSION, backend_floors(), os.environ.get(ENV_VAR) or None, JAX_VERSION_STRING
+)
+backend: ModuleType = importlib.import_module(f"{_backends.__name__}.{BACKEND}")
