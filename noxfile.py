@@ -1,0 +1,232 @@
+# /// script
+# requires-python = ">=3.10"
+# dependencies = ["nox>=2024.10.9", "PyYAML>=6", "uv>=0.4"]
+# ///
+"""Sessions for jaxcompat. The matrix in matrix.yml drives everything.
+
+    nox -s tests                    the whole suite, once per matrix row (plus unpinned newest)
+    nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
+    nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
+    nox -l --json                   every session, for a CI system to fan out
+    nox -s bench | lint | typecheck | report | downstream
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nox
+import yaml
+
+ROOT = Path(__file__).parent
+PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
+
+nox.needs_version = ">=2024.10.9"
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.reuse_venv = "yes"  # a JAX venv is ~0.5 GB: build each once
+
+
+@dataclass(frozen=True)
+class Row:
+    jax: str
+    jaxlib: str
+    python: tuple[str, ...]
+    primary: str
+    pins: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    accelerate: tuple[str, ...] = field(default=())
+
+    @property
+    def requirements(self) -> list[str]:
+        return [f"jax=={self.jax}", f"jaxlib=={self.jaxlib}", *self.pins]
+
+
+def load_matrix(path: Path = ROOT / "matrix.yml") -> list[Row]:
+    rows = yaml.safe_load(path.read_text())["releases"]
+    return [
+        Row(
+            jax=str(row["jax"]),
+            jaxlib=str(row["jaxlib"]),
+            python=tuple(map(str, row["python"])),
+            primary=str(row["primary"]),
+            pins=tuple(row.get("pins", ())),
+            tags=tuple(row.get("tags", ())),
+            accelerate=tuple(row.get("accelerate", ())),
+        )
+        for row in rows
+    ]
+
+
+MATRIX = load_matrix()
+NEWEST_PYTHON = "3.12"  # the newest JAX releases publish no Python 3.11 wheels
+
+
+# --- Package indexes and interpreters: read from the user's own configuration ---------------
+
+
+def _pip_config() -> dict[str, str]:
+    """The user's pip settings (config files and PIP_* variables), as `pip config list`."""
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "pip", "config", "list"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    settings = {}
+    for line in out.splitlines():
+        key, _, value = line.partition("=")
+        settings[key.split(".", 1)[-1]] = value.strip().strip("'\"")
+    return settings
+
+
+def _uv_index_environment() -> dict[str, str]:
+    """Point uv at the same package indexes as pip, unless UV_* settings already do.
+
+    pip merges all its indexes; uv by default takes a package from the first index that lists
+    it, so with extra indexes it needs `unsafe-best-match` to see every JAX release.
+    """
+    if any(key in os.environ for key in ("UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_FIND_LINKS")):
+        return {}
+    config = _pip_config()
+    env = {}
+    if config.get("index-url"):
+        env["UV_INDEX_URL"] = config["index-url"]
+    if config.get("extra-index-url"):
+        env["UV_EXTRA_INDEX_URL"] = config["extra-index-url"]
+    if config.get("find-links"):
+        env["UV_FIND_LINKS"] = config["find-links"]
+    if env and "UV_INDEX_STRATEGY" not in os.environ:
+        env["UV_INDEX_STRATEGY"] = "unsafe-best-match"
+    return env
+
+
+def _expose_pyenv_interpreters() -> None:
+    """Let `python3.X` resolve to every pyenv-installed CPython, if pyenv is in use."""
+    if "PYENV_VERSION" in os.environ or not shutil.which("pyenv"):
+        return
+    try:
+        out = subprocess.run(
+            ["pyenv", "versions", "--bare"], capture_output=True, text=True, check=False
+        ).stdout
+    except OSError:
+        return
+    versions = [v for v in out.split() if re.fullmatch(r"\d+\.\d+\.\d+", v)]
+    if versions:
+        versions.sort(key=lambda v: tuple(map(int, v.split("."))), reverse=True)
+        os.environ["PYENV_VERSION"] = ":".join(versions)
+
+
+def _has_python(version: str) -> bool:
+    exe = shutil.which(f"python{version}")
+    if exe is None:
+        return False
+    try:
+        return subprocess.run([exe, "-c", ""], capture_output=True, check=False).returncode == 0
+    except OSError:
+        return False
+
+
+os.environ.update(_uv_index_environment())
+_expose_pyenv_interpreters()
+
+# Bytecode is cached inside the session venvs even where the shell disables it: every test
+# process imports JAX, which takes ~1.5 s from source and ~0.4 s from bytecode.
+RUN_ENV: dict[str, str | None] = {
+    "JAX_PLATFORMS": "cpu",
+    "XLA_FLAGS": "--xla_force_host_platform_device_count=8",
+    "PYTHONDONTWRITEBYTECODE": None,
+    "PYTHONHASHSEED": "0",
+}
+
+
+def _install(session: nox.Session, requirements: list[str], *groups: str) -> None:
+    deps = nox.project.dependency_groups(PYPROJECT, *groups) if groups else ()
+    session.install(*requirements, *deps)
+    session.install("--no-deps", "-e", ".")
+
+
+def _run_suite(session: nox.Session, row: Row | None) -> None:
+    session.run("python", "-m", "pytest", *session.posargs, env=RUN_ENV)
+    if row is not None and row.accelerate and not session.posargs:
+        # JAX can raise its future TypeErrors now: exercise them a release early.
+        session.log(f"Again with accelerated deprecations: {', '.join(row.accelerate)}")
+        env = {**RUN_ENV, "JAXCOMPAT_TEST_ACCELERATE": ",".join(row.accelerate)}
+        session.run("python", "-m", "pytest", "-m", "tracer_hash", env=env)
+
+
+# --- Sessions ------------------------------------------------------------------------------
+
+
+def _row_param(row: Row, python: str, tags: list[str]) -> nox.Param:
+    return nox.param(python, row.jax, id=f"jax='{row.jax}'", tags=tags)
+
+
+@nox.session
+@nox.parametrize(
+    "python,jax",
+    [_row_param(row, row.primary, ["tests", *row.tags]) for row in MATRIX],
+)
+def tests(session: nox.Session, jax: str) -> None:
+    """The whole suite on one matrix row, on its primary Python."""
+    row = next(r for r in MATRIX if r.jax == jax)
+    _install(session, row.requirements, "test")
+    _run_suite(session, row)
+
+
+@nox.session(python=NEWEST_PYTHON, tags=["tests"])
+def newest(session: nox.Session) -> None:
+    """The whole suite on the newest JAX the indexes offer, with no pin at all."""
+    _install(session, ["jax", "jaxlib"], "test")
+    _run_suite(session, None)
+
+
+OTHER_PYTHONS = [
+    (row, python)
+    for row in MATRIX
+    if "breakpoint" in row.tags
+    for python in row.python
+    if python != row.primary
+]
+
+
+@nox.session(default=False)
+@nox.parametrize(
+    "python,jax",
+    [
+        nox.param(
+            python if _has_python(python) else None,
+            row.jax,
+            id=f"jax='{row.jax}', python='{python}'",
+            tags=["breakpoint-pythons"],
+        )
+        for row, python in OTHER_PYTHONS
+    ],
+)
+def other_pythons(session: nox.Session, jax: str) -> None:
+    """A breakpoint row on one of its other Pythons (select with -t breakpoint-pythons)."""
+    wanted = session.name.split("python='")[1].rstrip("')")
+    if session.python is None:
+        session.skip(
+            f"Python {wanted} is not installed, so jax {jax} on Python {wanted} is skipped. "
+            f"Install Python {wanted} (for example with pyenv) to run this row."
+        )
+    row = next(r for r in MATRIX if r.jax == jax)
+    _install(session, row.requirements, "test")
+    _run_suite(session, row)
+
+
+@nox.session(python=False, default=False)
+def matrix(session: nox.Session) -> None:
+    """Print matrix.yml as JSON, one object per row."""
+    print(json.dumps([row.__dict__ for row in MATRIX], indent=1))

@@ -1,0 +1,104 @@
+"""jaxcompat.lax: same results as jax.lax, and callables that hash tracers are accepted."""
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from jaxcompat import lax as clax
+
+pytestmark = pytest.mark.tracer_hash
+
+
+class BoundedBelow:
+    """Upstream-style cond_fun: it stores a traced bound and hashes it."""
+
+    def __init__(self, bound):
+        self.bound = bound
+
+    def __call__(self, value):
+        return value < self.bound
+
+    def __hash__(self):
+        return hash(self.bound)
+
+    def __eq__(self, other):
+        return isinstance(other, BoundedBelow) and self.bound is other.bound
+
+
+class AddBound:
+    def __init__(self, bound):
+        self.bound = bound
+
+    def __call__(self, *args):
+        return args[-1] + self.bound if len(args) > 1 else args[0] + self.bound
+
+    def __hash__(self):
+        return hash(self.bound)
+
+    def __eq__(self, other):
+        return self is other
+
+
+def test_while_loop_with_a_cond_object_that_hashes_a_tracer():
+    @jax.jit
+    def outer(y):
+        return clax.while_loop(BoundedBelow(y), lambda v: v + 1.0, 0.0)
+
+    assert float(outer(5.0)) == 5.0
+    assert float(outer(7.0)) == 7.0
+
+
+def test_every_primitive_accepts_tracer_hashing_callables_under_jit():
+    @jax.jit
+    def outer(y):
+        w = clax.while_loop(BoundedBelow(y), AddBound(1.0), 0.0)
+        f = clax.fori_loop(0, 3, lambda i, c: AddBound(y)(c), 0.0)
+        s, _ = clax.scan(lambda c, x: (AddBound(y)(c), x), 0.0, jnp.arange(3.0))
+        c = clax.cond(y > 0, AddBound(y), AddBound(-y), 1.0)
+        k = clax.switch(1, [AddBound(y), AddBound(2 * y)], 1.0)
+        f2 = clax.fori_loop(0, 2, _BodyObject(y), 0.0)
+        return w, f, s, c, k, f2
+
+    assert [float(v) for v in outer(2.0)] == [2.0, 6.0, 6.0, 3.0, 5.0, 4.0]
+
+
+class _BodyObject:
+    def __init__(self, step):
+        self.step = step
+
+    def __call__(self, i, carry):
+        return carry + self.step
+
+    def __hash__(self):
+        return hash(self.step)
+
+    def __eq__(self, other):
+        return self is other
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_same_results_as_jax_lax(jit):
+    def run(lax):
+        w = lax.while_loop(lambda v: v < 10, lambda v: v * 2, 1)
+        f = lax.fori_loop(0, 5, lambda i, c: c + i, 0)
+        s = lax.scan(lambda c, x: (c + x, c * x), 0.0, jnp.arange(4.0))
+        c = lax.cond(True, lambda x: x + 1, lambda x: x - 1, 3)
+        k = lax.switch(2, [lambda x: x, lambda x: -x, lambda x: x * 10], 4)
+        p = lax.while_loop(functools.partial(lambda lim, v: v < lim, 3), lambda v: v + 1, 0)
+        return w, f, s, c, k, p
+
+    expected = jax.jit(lambda: run(jax.lax))() if jit else run(jax.lax)
+    actual = jax.jit(lambda: run(clax))() if jit else run(clax)
+    assert jax.tree_util.tree_all(
+        jax.tree_util.tree_map(lambda a, b: bool(jnp.array_equal(a, b)), expected, actual)
+    )
+    assert jax.tree_util.tree_structure(expected) == jax.tree_util.tree_structure(actual)
+
+
+def test_keyword_arguments_pass_through():
+    assert float(clax.scan(lambda c, x: (c + x, None), 0.0, jnp.ones(3), length=3)[0]) == 3.0
+    assert float(clax.scan(lambda c, x: (c + 1, None), 0.0, None, length=4)[0]) == 4.0
+    assert float(clax.scan(lambda c, x: (c + x, None), 0.0, jnp.ones(4), unroll=2)[0]) == 4.0
+    assert float(clax.scan(lambda c, x: (c + x, None), 0.0, jnp.ones(3), reverse=True)[0]) == 3.0

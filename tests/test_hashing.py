@@ -1,0 +1,221 @@
+"""tracer_safe_hash and is_tracer: identical assertions on every matrix row."""
+
+import dataclasses
+import threading
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcompat
+from jaxcompat import is_tracer, tracer_safe_hash
+
+pytestmark = pytest.mark.tracer_hash
+
+
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    a: object
+    b: object = 0
+
+
+@jax.tree_util.register_pytree_node_class
+class Pair:
+    def __init__(self, left, right):
+        self.left, self.right = left, right
+
+    def tree_flatten(self):
+        return (self.left, self.right), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+
+class HashesItsBound:
+    """The upstream shape: an object whose own __hash__ hashes what it holds."""
+
+    def __init__(self, bound):
+        self.bound = bound
+
+    def __hash__(self):
+        return hash(self.bound)
+
+    def __eq__(self, other):
+        return isinstance(other, HashesItsBound) and other.bound is self.bound
+
+
+def holders(t):
+    return [
+        t,
+        (t, 1),
+        [t, "x"],
+        {"k": t, "n": [1, t]},
+        Frozen(t, (t,)),
+        Pair(t, 2.0),
+        HashesItsBound(t),
+        ((t,),),
+        {t.__class__.__name__: {"deep": (t, [t])}},
+    ]
+
+
+TRANSFORMS = {
+    "jit": lambda f, x: jax.jit(f)(x),
+    "grad": lambda f, x: jax.grad(lambda y: (f(y), y)[1])(x),
+    "vmap": lambda f, x: jax.vmap(f)(jnp.stack([x, x])),
+    "make_jaxpr": lambda f, x: jax.make_jaxpr(f)(x),
+    "jit-of-vmap-of-grad": lambda f, x: jax.jit(
+        jax.vmap(jax.grad(lambda y: (f(y), y)[1]))
+    )(jnp.stack([x, x])),
+}
+
+
+@pytest.mark.parametrize("transform", TRANSFORMS)
+def test_never_raises_never_warns_and_is_stable_under_transforms(transform):
+    seen = []
+
+    def body(t):
+        assert is_tracer(t)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # also fail on warnings filtered elsewhere
+            for obj in holders(t):
+                first, second = tracer_safe_hash(obj), tracer_safe_hash(obj)
+                assert isinstance(first, int)
+                assert first == second, obj
+                seen.append(first)
+        return t
+
+    TRANSFORMS[transform](body, jnp.float32(1.5))
+    assert len(seen) == len(holders(0))
+
+
+def test_tracers_hash_by_identity():
+    def body(x):
+        y = x + 1
+        assert tracer_safe_hash(x) == tracer_safe_hash(x)
+        assert tracer_safe_hash((x, y)) == tracer_safe_hash((x, y))
+        assert tracer_safe_hash(x) != tracer_safe_hash(y)
+        assert tracer_safe_hash([x]) != tracer_safe_hash([y])
+        return y
+
+    jax.jit(body)(1.0)
+
+
+def test_concrete_arrays_hash_by_identity():
+    a, b = jnp.arange(3), jnp.arange(3)
+    assert tracer_safe_hash(a) == tracer_safe_hash(a)
+    assert tracer_safe_hash((a, 1)) == tracer_safe_hash((a, 1))
+    assert tracer_safe_hash(a) != tracer_safe_hash(b)
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [0, -1, 2**80, 1.5, "text", b"bytes", None, True, (1, "a", (2.0, None)), frozenset({1, 2}),
+     Frozen(1, "b"), range(3), jax.numpy.float32, ("nested", (("deep",),))],
+)
+def test_tracer_free_hashables_hash_exactly_as_hash(obj):
+    assert tracer_safe_hash(obj) == hash(obj)
+
+
+def test_unhashable_containers_hash_by_structure():
+    assert tracer_safe_hash([1, 2, [3]]) == tracer_safe_hash([1, 2, [3]])
+    assert tracer_safe_hash([1, 2]) != tracer_safe_hash([2, 1])
+    assert tracer_safe_hash({"a": 1, "b": [2]}) == tracer_safe_hash({"b": [2], "a": 1})
+    assert tracer_safe_hash({"a": 1}) != tracer_safe_hash({"a": 2})
+    assert tracer_safe_hash([1]) != tracer_safe_hash((1,))  # the type is part of structure
+    assert tracer_safe_hash({1, 2}) == tracer_safe_hash({2, 1})
+    assert tracer_safe_hash(np.arange(4)) == tracer_safe_hash(np.arange(4))
+    assert tracer_safe_hash(np.arange(4)) != tracer_safe_hash(np.arange(5))
+
+
+def test_self_referential_containers_terminate():
+    loop = [1, 2]
+    loop.append(loop)
+    cyclic = {"a": 1}
+    cyclic["self"] = cyclic
+    assert tracer_safe_hash(loop) == tracer_safe_hash(loop)
+    assert tracer_safe_hash(cyclic) == tracer_safe_hash(cyclic)
+
+    def body(t):
+        held = [t]
+        held.append(held)
+        assert tracer_safe_hash(held) == tracer_safe_hash(held)
+        return t
+
+    jax.jit(body)(1.0)
+
+
+def test_objects_that_cannot_be_inspected_still_hash():
+    class Opaque:
+        __slots__ = ()
+
+        def __hash__(self):
+            raise RuntimeError("no")
+
+    obj = Opaque()
+    assert tracer_safe_hash(obj) == tracer_safe_hash(obj)
+
+
+def test_thread_safe_under_jit():
+    errors = []
+    barrier = threading.Barrier(4)
+
+    def worker(seed):
+        try:
+            barrier.wait()
+            for _ in range(20):
+
+                def body(x):
+                    h = HashesItsBound(x)
+                    assert tracer_safe_hash(h) == tracer_safe_hash(h)
+                    return x + seed
+
+                jax.jit(body)(jnp.float32(seed))
+        except BaseException as error:  # collected for the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+
+
+# --- is_tracer --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("transform", TRANSFORMS)
+def test_is_tracer_inside_transforms(transform):
+    flags = []
+
+    def body(t):
+        flags.append(is_tracer(t))
+        return t
+
+    TRANSFORMS[transform](body, jnp.float32(2.0))
+    assert flags and all(flags)
+
+
+def test_is_tracer_inside_eval_shape():
+    flags = []
+    jax.eval_shape(lambda t: flags.append(is_tracer(t)) or t, jnp.ones(2))
+    assert flags == [True]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [jnp.ones(3), np.ones(3), 1, 1.0, None, "s", jax.ShapeDtypeStruct((2,), jnp.float32),
+     jax.random.PRNGKey(0), [jnp.ones(1)]],
+)
+def test_is_tracer_false_for_non_tracers(value):
+    assert is_tracer(value) is False
+
+
+def test_is_tracer_is_silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jax.jit(lambda x: (is_tracer(x), x)[1])(1.0)
+        assert jaxcompat.is_tracer(1) is False

@@ -1,0 +1,64 @@
+"""matrix.yml, the backend floors and pyproject.toml agree."""
+
+import re
+import tomllib
+
+import yaml
+
+import jaxcompat
+from jaxcompat._dispatch import backend_floors
+from jaxcompat._version import parse_release
+
+from ._helpers import ROOT
+
+MATRIX = yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]
+RELEASES = [parse_release(row["jax"]) for row in MATRIX]
+FLOORS = backend_floors()
+
+
+def test_rows_are_unique_and_ordered():
+    assert RELEASES == sorted(RELEASES)
+    assert len(set(RELEASES)) == len(RELEASES)
+
+
+def test_rows_are_complete():
+    for row in MATRIX:
+        assert set(row) <= {"jax", "jaxlib", "python", "primary", "pins", "tags", "accelerate"}
+        assert row["primary"] in row["python"], row
+        assert parse_release(row["jaxlib"]) <= parse_release(row["jax"]), row
+        for pin in row.get("pins", []):
+            assert re.fullmatch(r"[A-Za-z0-9_.-]+\s*[<>=!~]=?\s*[0-9.]+", pin), pin
+        for python in row["python"]:
+            assert re.fullmatch(r"3\.\d+", python), python
+
+
+def test_oldest_row_is_the_oldest_floor_and_the_pyproject_floor():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    (jax_requirement,) = [d for d in pyproject["project"]["dependencies"] if d.startswith("jax")]
+    floor = re.fullmatch(r"jax>=([0-9.]+)", jax_requirement.replace(" ", ""))
+    assert floor, f"declare jax as 'jax>=X' with no upper cap, not {jax_requirement!r}"
+    assert parse_release(floor.group(1)) == RELEASES[0] == min(FLOORS.values())
+
+
+def test_every_backend_floor_is_a_breakpoint_row():
+    tagged = {parse_release(r["jax"]) for r in MATRIX if "breakpoint" in r.get("tags", [])}
+    for name, floor in FLOORS.items():
+        assert floor in RELEASES, f"{name}: floor {floor} is not a matrix row"
+        assert floor in tagged, f"{name}: tag the row {floor} as a breakpoint"
+        earlier = [r for r in RELEASES if r < floor]
+        if earlier:  # the last release before the break is tested as well
+            assert max(earlier) in tagged, f"tag {max(earlier)}, the last row before {name}"
+
+
+def test_newest_row_is_a_breakpoint_row():
+    assert "breakpoint" in MATRIX[-1].get("tags", [])
+
+
+def test_installed_jax_is_a_row_or_newer():
+    assert jaxcompat.JAX_VERSION in RELEASES or jaxcompat.JAX_VERSION > RELEASES[-1]
+
+
+def test_rows_needing_numpy_1_pin_it():
+    # jaxlib < 0.4.26 is built against NumPy 1 and crashes under NumPy 2.
+    for row, release in zip(MATRIX, RELEASES):
+        assert ("numpy<2" in row.get("pins", [])) == (release <= (0, 4, 25)), row["jax"]
