@@ -17,12 +17,15 @@ Three traps this module closes:
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
 import functools
 import inspect
 import operator
+import pickle
 import threading
 import types
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -162,6 +165,9 @@ def _self_is_static(fun: Callable[..., Any], options: Mapping[str, Any]) -> bool
     return first is not None and first in _as_tuple(options.get("static_argnames"))
 
 
+_AOT_METHODS = frozenset({"lower", "trace", "eval_shape", "specialize", "clear_cache"})
+
+
 # --- Jitted: a jit object whose AOT methods live on its type --------------------------------
 
 
@@ -195,7 +201,12 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         self._jc_traits = traits
         self._jc_binds = defined_in_class_body(fun) and not _self_is_static(fun, options)
         self._jc_method = None
-        functools.update_wrapper(self, fun)
+        functools.update_wrapper(self, fun, updated=())
+        # Copy the function's attributes, but never AOT methods that functools.wraps carried
+        # onto it from a jitted function inside (JAX < 0.6.0): they would skip the wrapper.
+        for name, value in getattr(fun, "__dict__", {}).items():
+            if name not in _AOT_METHODS:
+                self.__dict__.setdefault(name, value)
         return self
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
@@ -451,18 +462,32 @@ def split_instance(instance: Any) -> tuple[Any, Any]:
     return (dynamic, tuple(trees)), static
 
 
-def _rebuild_state(layout: _Layout, dynamic: Any, static: tuple[Any, ...]) -> dict[str, Any]:
+def _rebuild_state(
+    layout: _Layout, dynamic: Any, static: tuple[Any, ...], live: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The instance state to trace with: traced arrays, and the other attributes.
+
+    Non-array attributes come from the live instance when there is one: the static key says
+    which compiled code to use, and after a method's own side effects (a counter) it may be
+    an older key that the current state was aliased to.
+    """
     has_trees = len(layout.dynamic) + len(layout.static) != len(layout.names)
     arrays, trees = dynamic if has_trees else (dynamic, ())
+    live = live or {}
     state: dict[str, Any] = {}
-    for i, value in zip(layout.dynamic, arrays):
-        state[layout.names[i]] = value
     for i, value in zip(layout.static, static[1:]):
+        name = layout.names[i]
+        state[name] = live.get(name, value)
+    for i, value in zip(layout.dynamic, arrays):
         state[layout.names[i]] = value
     entries = static[1 + len(layout.static) :]
     tree_indices = [i for i, kind in enumerate(layout.kinds) if kind == _TREE]
     for i, traced, entry in zip(tree_indices, trees, entries):
-        state[layout.names[i]] = _join_value(traced, entry)
+        name = layout.names[i]
+        if traced is None and name in live:
+            state[name] = live[name]
+        else:
+            state[name] = _join_value(traced, entry)
     return {name: state[name] for name in layout.names}
 
 
@@ -542,7 +567,9 @@ class MethodJit:
                 shadow = self_traced
             else:
                 layout = self_static[0]
-                shadow = _new_like(layout.cls, _rebuild_state(layout, self_traced, self_static))
+                live = _instance_state(target) if target is not None else None
+                state = _rebuild_state(layout, self_traced, self_static, live)
+                shadow = _new_like(layout.cls, state)
             before = dict(_instance_state(shadow) or {})
             out = fun(shadow, *args, **kwargs)
             if target is not None and _write_back(shadow, before, target):
@@ -593,6 +620,23 @@ class MethodJit:
 
     def clear_cache(self) -> None:
         self.core.clear_cache()
+
+
+_SHARED: weakref.WeakKeyDictionary[Any, dict[Any, MethodJit]] = weakref.WeakKeyDictionary()
+
+
+def shared_method_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> MethodJit:
+    """One MethodJit per (function, options), so jit(a.f) and jit(b.f) share compiled code."""
+    try:
+        key = tuple(sorted(options.items()))
+        hash(key)
+        per_function = _SHARED.setdefault(fun, {})
+    except TypeError:  # unhashable options, or a function that cannot be weakly referenced
+        return MethodJit(fun, options, traits)
+    method = per_function.get(key)
+    if method is None:
+        method = per_function[key] = MethodJit(fun, options, traits)
+    return method
 
 
 class BoundJitted:
@@ -710,11 +754,30 @@ class BoundCompiled(_BoundStage):
 # --- The public entry points -------------------------------------------------------------
 
 
+# JAX's jitted functions pickle with cloudpickle but not with pickle (their reduction holds a
+# local closure). Those that jaxcompat hands back are remembered with how they were made, so
+# that they pickle with both, like a Jitted, and work with multiprocessing.
+_HANDED_BACK: weakref.WeakKeyDictionary[Any, tuple[Any, dict[str, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _reduce_jax_jitted(jitted: Any) -> Any:
+    recipe = _HANDED_BACK.get(jitted)
+    if recipe is None:  # not made by jaxcompat: pickle exactly as JAX's type does
+        return jitted.__reduce_ex__(pickle.DEFAULT_PROTOCOL)
+    return (_rebuild_jit, recipe)
+
+
 def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Any:
     """jit a function (not a bound method) with already-checked ``options``."""
     jitted = jax.jit(fun, **options)
     if traits.hand_back_jax_jit and not defined_in_class_body(fun):
-        return jitted  # JAX's own object already behaves as required: zero overhead
+        # JAX's own object already behaves as required: zero overhead.
+        if PjitFunction not in copyreg.dispatch_table:
+            copyreg.pickle(PjitFunction, _reduce_jax_jitted)
+        _HANDED_BACK[jitted] = (fun, options)
+        return jitted
     return Jitted(jitted, fun, options, traits)
 
 
@@ -737,8 +800,7 @@ def make_jit(traits: JitTraits) -> tuple[Callable[..., Any], Callable[..., Any],
             for name in ("static_argnums", "donate_argnums"):
                 if name in method_options:
                     method_options[name] = tuple(i + 1 for i in _as_tuple(method_options[name]))
-            method = MethodJit(fun.__func__, method_options, traits)
-            return BoundJitted(method, fun.__self__)
+            return BoundJitted(shared_method_jit(fun.__func__, method_options, traits), fun.__self__)
         return make_plain_jit(fun, forwarded, traits)
 
     def stage_target(fun: Any) -> Any:

@@ -1,0 +1,209 @@
+"""jaxcompat.jit: call forms, options and drop-in details, identical on every matrix row."""
+
+import functools
+import inspect
+import pickle
+import threading
+
+import cloudpickle
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcompat
+
+from . import _pickled
+
+
+def traced_count():
+    calls = []
+
+    def f(x, n=1):
+        calls.append(1)
+        return x * n
+
+    return f, calls
+
+
+def test_call_forms():
+    def f(x, n):
+        return x * n
+
+    x = jnp.arange(3.0)
+    assert jnp.array_equal(jaxcompat.jit(f, static_argnums=1)(x, 2), x * 2)
+    decorated = jaxcompat.jit(lambda x: x + 1)
+    assert float(decorated(1.0)) == 2.0
+
+    @jaxcompat.jit
+    def plain(x):
+        return x - 1
+
+    assert float(plain(1.0)) == 0.0
+
+    @functools.partial(jaxcompat.jit, static_argnames="n")
+    def partial_form(x, n):
+        return x * n
+
+    assert jnp.array_equal(partial_form(x, n=3), x * 3)
+
+    @jaxcompat.jit(static_argnames="n")  # jax.jit only accepts this from 0.8.1
+    def factory_form(x, n):
+        return x * n
+
+    assert jnp.array_equal(factory_form(x, n=4), x * 4)
+    assert jnp.array_equal(factory_form(x, 4), x * 4)
+
+
+def test_static_argnums_and_argnames_retrace_on_change_only():
+    f, calls = traced_count()
+    by_number = jaxcompat.jit(f, static_argnums=1)
+    by_number(jnp.ones(2), 2)
+    by_number(jnp.zeros(2), 2)
+    assert len(calls) == 1
+    by_number(jnp.ones(2), 3)
+    assert len(calls) == 2
+
+    def repeat(x, n):
+        for _ in range(n):  # needs a concrete n: fails if n were traced
+            x = x + 1
+        return x
+
+    by_name = jaxcompat.jit(repeat, static_argnames="n")
+    assert float(by_name(jnp.float32(2), n=5)) == 7.0
+    assert float(by_name(jnp.float32(3), 5)) == 8.0  # passed by position, still static
+    by_position = jaxcompat.jit(repeat, static_argnums=1)
+    assert float(by_position(jnp.float32(3), n=2)) == 5.0  # passed by name, still static
+
+
+def test_donate_argnums_donates():
+    x = jnp.ones(4) + 0
+    jaxcompat.jit(lambda a: a * 2, donate_argnums=0)(x)
+    assert x.is_deleted()
+
+
+def test_in_and_out_shardings():
+    devices = np.array(jax.devices())
+    assert devices.size >= 2
+    mesh = jax.sharding.Mesh(devices, ("x",))
+    split = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x"))
+    whole = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+    f = jaxcompat.jit(lambda a: a * 2, in_shardings=split, out_shardings=whole)
+    x = jnp.arange(float(devices.size * 2))
+    out = f(x)
+    assert jnp.array_equal(out, x * 2)
+    assert out.sharding.is_equivalent_to(whole, out.ndim)
+
+
+def _entry_parameters(hlo_text):
+    signature = hlo_text[hlo_text.index("ENTRY") :].splitlines()[0].split("->")[0]
+    return signature.count(":")
+
+
+def test_keep_unused_keeps_the_unused_argument():
+    def f(x, unused):
+        return x + 1
+
+    kept = jaxcompat.lower(jaxcompat.jit(f, keep_unused=True), 1.0, 2.0).compile().as_text()
+    pruned = jaxcompat.lower(jaxcompat.jit(f), 1.0, 2.0).compile().as_text()
+    assert _entry_parameters(kept) == 2
+    assert _entry_parameters(pruned) == 1
+
+
+def _nested_calls(jaxpr):
+    return [e for e in jaxpr.jaxpr.eqns if e.primitive.name in ("pjit", "jit", "closed_call")]
+
+
+def test_inline_inlines_into_the_enclosing_jaxpr():
+    def body(x):
+        return jnp.sin(x) + 1
+
+    inlined = jax.make_jaxpr(lambda x: jaxcompat.jit(body, inline=True)(x))(1.0)
+    nested = jax.make_jaxpr(lambda x: jaxcompat.jit(body)(x))(1.0)
+    assert _nested_calls(inlined) == []
+    assert len(_nested_calls(nested)) == 1
+    assert float(jaxcompat.jit(lambda x: jaxcompat.jit(body, inline=True)(x))(0.0)) == 1.0
+
+
+@pytest.mark.parametrize("option", ["abstracted_axes", "in_axis_resources", "fun", "static_args"])
+def test_unknown_options_raise_naming_them(option):
+    with pytest.raises(TypeError, match=repr(option)):
+        jaxcompat.jit(lambda x: x, **{option: None})
+    with pytest.raises(TypeError, match=repr(option)):
+        jaxcompat.jit(**{option: None})
+
+
+@pytest.mark.parametrize("option", ["device", "backend"])
+def test_device_and_backend_are_accepted_with_jax_deprecation_warning(option):
+    value = jax.devices("cpu")[0] if option == "device" else "cpu"
+    with pytest.warns(DeprecationWarning, match="backend and device argument"):
+        f = jaxcompat.jit(lambda x: x + 1, **{option: value})
+        assert float(f(1.0)) == 2.0
+
+
+def test_keeps_function_metadata():
+    def documented(x, y=2):
+        """Adds things."""
+        return x + y
+
+    jitted = jaxcompat.jit(documented)
+    assert jitted.__wrapped__ is documented
+    assert jitted.__name__ == "documented"
+    assert jitted.__doc__ == "Adds things."
+    assert inspect.signature(jitted) == inspect.signature(documented)
+    assert "documented" in repr(jitted)
+
+
+def test_has_aot_methods_and_clear_cache():
+    jitted = jaxcompat.jit(lambda x: x * 2)
+    for name in ("lower", "trace", "eval_shape", "clear_cache"):
+        assert callable(getattr(jitted, name)), name
+    assert jitted.eval_shape(jnp.ones(3)).shape == (3,)
+    jitted(1.0)
+    jitted.clear_cache()
+    assert float(jitted(2.0)) == 4.0
+
+
+def test_offers_every_public_attribute_of_jax_jit():
+    ours, theirs = jaxcompat.jit(_pickled.add_one), jax.jit(_pickled.add_one)
+    public = [name for name in dir(theirs) if not name.startswith("_")]
+    assert public
+    for name in public:
+        assert hasattr(ours, name), name
+
+
+def test_non_callable_gives_jax_error():
+    with pytest.raises(TypeError) as theirs:
+        jax.jit(3)
+    with pytest.raises(TypeError) as ours:
+        jaxcompat.jit(3)
+    assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("module", [pickle, cloudpickle], ids=["pickle", "cloudpickle"])
+def test_pickles(module):
+    jitted = jaxcompat.jit(_pickled.scale, static_argnames="n")
+    restored = module.loads(module.dumps(jitted))
+    assert jnp.array_equal(restored(jnp.ones(2), n=3), jnp.full(2, 3.0))
+    assert restored.__name__ == "scale"
+
+
+def test_concurrent_calls_from_threads():
+    jitted = jaxcompat.jit(lambda x, n: x * n, static_argnums=1)
+    errors, barrier = [], threading.Barrier(6)
+
+    def worker(n):
+        try:
+            barrier.wait()
+            for size in range(1, 8):
+                x = jnp.arange(float(size))
+                assert jnp.array_equal(jitted(x, n), x * n)
+        except BaseException as error:  # reported on the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []

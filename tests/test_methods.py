@@ -1,0 +1,215 @@
+"""Methods under jaxcompat.jit: never stale, identical on every matrix row."""
+
+import io
+import threading
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import jaxcompat
+
+TRACES = []
+
+
+class Calc:
+    def __init__(self):
+        self.weights = jnp.arange(3.0)
+        self.mul = True
+        self.names = ["a", "b"]
+
+    def calc(self, x):
+        TRACES.append(1)
+        out = self.weights * x
+        return out * 2 if self.mul else out
+
+
+class Decorated:
+    def __init__(self):
+        self.weights = jnp.ones(3)
+        self.offset = 1.0
+        self.traced = 0
+        self.cache = {}
+
+    @jaxcompat.jit
+    def apply(self, x):
+        self.traced += 1  # a Python-level counter, set while tracing
+        self.cache["last_shape"] = x.shape
+        return self.weights * x + self.offset
+
+    @jaxcompat.jit(static_argnums=2)
+    def repeat(self, x, times):
+        for _ in range(times):
+            x = x + self.offset
+        return x
+
+
+@pytest.fixture(autouse=True)
+def _reset_traces():
+    TRACES.clear()
+
+
+def test_bound_method_reads_current_state():
+    c = Calc()
+    jitted = jaxcompat.jit(c.calc)
+    assert jnp.array_equal(jitted(1.0), jnp.arange(3.0) * 2)
+    c.mul = False  # plain jax.jit would keep returning the old result
+    assert jnp.array_equal(jitted(1.0), jnp.arange(3.0))
+    assert jnp.array_equal(jaxcompat.jit(c.calc)(1.0), jnp.arange(3.0))
+
+
+def test_array_attributes_are_traced_and_reuse_compiled_code():
+    c = Calc()
+    jitted = jaxcompat.jit(c.calc)
+    jitted(1.0)
+    assert len(TRACES) == 1
+    c.weights = jnp.ones(3) * 7
+    assert jnp.array_equal(jitted(1.0), jnp.full(3, 14.0))
+    assert len(TRACES) == 1  # same shapes: the compiled code is reused
+    other = Calc()
+    other.names = c.names  # unhashable attributes compare by identity
+    jaxcompat.jit(other.calc)(1.0)
+    assert len(TRACES) == 1  # another instance with the same layout shares it too
+
+
+def test_other_attributes_are_constants_and_retrace():
+    c = Calc()
+    jitted = jaxcompat.jit(c.calc)
+    jitted(1.0)
+    c.mul = False
+    jitted(1.0)
+    assert len(TRACES) == 2
+    jitted(1.0)
+    assert len(TRACES) == 2
+    c.names = ["rebound"]  # unhashable: compared by identity
+    jitted(1.0)
+    assert len(TRACES) == 3
+
+
+def test_decorated_method_in_class_body():
+    d = Decorated()
+    assert jnp.array_equal(d.apply(2.0), jnp.full(3, 3.0))
+    d.offset = 5.0
+    assert jnp.array_equal(d.apply(2.0), jnp.full(3, 7.0))
+    d.weights = jnp.zeros(3)
+    assert jnp.array_equal(d.apply(2.0), jnp.full(3, 5.0))
+    assert float(d.repeat(jnp.float32(0), 3)) == 15.0
+    assert d.apply.__name__ == "apply"
+    assert "apply" in repr(d.apply)
+
+
+def test_side_effects_while_tracing_land_on_the_instance():
+    d = Decorated()
+    d.apply(jnp.ones(3))
+    d.apply(jnp.ones(3) * 2)
+    assert d.traced == 1  # traced once, like jax.jit; the counter does not force retraces
+    assert d.cache == {"last_shape": (3,)}
+    d.apply(jnp.ones((2, 3)))  # a new shape retraces, and the counter says so
+    assert d.traced == 2
+    assert not any(jaxcompat.is_tracer(v) for v in vars(d).values())
+
+
+@jax.tree_util.register_pytree_node_class
+class PytreeModel:
+    def __init__(self, weights, label):
+        self.weights = weights
+        self.label = label
+
+    def tree_flatten(self):
+        return (self.weights,), self.label
+
+    @classmethod
+    def tree_unflatten(cls, label, children):
+        return cls(children[0], label)
+
+    @jaxcompat.jit
+    def predict(self, x):
+        TRACES.append(1)
+        return self.weights * x
+
+
+def test_registered_pytree_instance_is_passed_as_a_pytree():
+    model = PytreeModel(jnp.ones(2), "a")
+    assert jnp.array_equal(model.predict(3.0), jnp.full(2, 3.0))
+    model.weights = jnp.ones(2) * 2  # jnp.full(2, 2.0) would be weakly typed: a new type
+    assert jnp.array_equal(model.predict(3.0), jnp.full(2, 6.0))
+    assert len(TRACES) == 1
+    model.label = "b"  # auxiliary data is part of the structure
+    model.predict(3.0)
+    assert len(TRACES) == 2
+
+
+class Awkward:
+    def __init__(self):
+        self.by_type = {int: "int", float: "float"}  # does not flatten: keys unsortable
+        self.handle = io.StringIO("text")
+        self.lock = threading.Lock()
+        self.params = {"w": jnp.ones(2), "b": jnp.zeros(2)}  # a pytree of arrays
+        self.mixed = [jnp.ones(2), "tag", 3]
+        self.weights = jnp.ones(2)
+
+    def run(self, x):
+        assert self.by_type[int] == "int"
+        return (self.params["w"] * x + self.params["b"] + self.mixed[0]) * self.mixed[2]
+
+
+def test_attributes_that_do_not_flatten_never_break_the_call():
+    a = Awkward()
+    jitted = jaxcompat.jit(a.run)
+    assert jnp.array_equal(jitted(1.0), jnp.full(2, 6.0))
+    a.params = {"w": jnp.full(2, 2.0), "b": jnp.ones(2)}
+    a.mixed = [jnp.zeros(2), "tag", 3]
+    assert jnp.array_equal(jitted(1.0), jnp.full(2, 9.0))
+
+
+def test_lower_a_method():
+    c = Calc()
+    compiled = jaxcompat.lower(c.calc, 2.0).compile()
+    assert jnp.array_equal(compiled(2.0), c.calc(2.0))
+    d = Decorated()
+    assert jnp.array_equal(jaxcompat.lower(d.apply, 2.0).compile()(2.0), d.apply(2.0))
+    repeated = jaxcompat.lower(d.repeat, jnp.float32(0), 2).compile()
+    assert float(repeated(jnp.float32(0))) == float(d.repeat(jnp.float32(0), 2)) == 2.0
+    d.weights = jnp.full(3, 4.0)  # compiled code reads the instance's current arrays
+    assert jnp.array_equal(jaxcompat.lower(d.apply, 1.0).compile()(1.0), d.apply(1.0))
+    traced = jaxcompat.trace(d.apply, 1.0)
+    assert traced.out_info.shape == (3,)
+    assert jnp.array_equal(traced.lower().compile()(1.0), d.apply(1.0))
+
+
+def test_static_self_behaves_like_jax():
+    class Hashable:
+        def __init__(self, k):
+            self.k = k
+
+        def __hash__(self):
+            return hash(self.k)
+
+        def __eq__(self, other):
+            return isinstance(other, Hashable) and other.k == self.k
+
+        @jaxcompat.jit(static_argnums=0)
+        def times(self, x):
+            return x * self.k
+
+    assert float(Hashable(3).times(2.0)) == 6.0
+    assert float(jaxcompat.lower(Hashable(4).times, 2.0).compile()(2.0)) == 8.0
+
+
+def test_methods_are_thread_safe():
+    d = Decorated()
+    errors = []
+
+    def worker(i):
+        try:
+            for _ in range(20):
+                assert jnp.array_equal(d.apply(jnp.full(3, float(i))), jnp.full(3, i + 1.0))
+        except BaseException as error:  # reported on the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
