@@ -1,0 +1,191 @@
+"""Backend tests: what each JAX range does natively, and which objects jaxcompat hands back.
+
+These are the only tests that branch on the JAX release (through ``@pytest.mark.jax`` from
+jaxcompat's pytest plugin). They document the upstream behaviour each backend exists for.
+"""
+
+import functools
+import warnings
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import jaxcompat
+from jaxcompat import lax as clax
+
+
+def _f(x):
+    return x + 1
+
+
+# --- jit objects ------------------------------------------------------------------------------
+
+
+@pytest.mark.jax(">=0.6.0")
+def test_jax_jit_is_handed_back_where_it_already_behaves():
+    jitted = jaxcompat.jit(_f)
+    assert type(jitted) is type(jax.jit(_f))
+    assert jitted.__wrapped__ is _f
+
+
+@pytest.mark.jax("<0.6.0")
+def test_jitted_wrapper_where_jax_jit_leaks_its_aot_methods():
+    # JAX < 0.6.0 keeps lower/trace/eval_shape in the instance __dict__, so wraps copies them.
+    @functools.wraps(jax.jit(_f))
+    def wrapper(x):
+        return _f(x) * 10
+
+    assert hasattr(wrapper, "lower")
+    assert type(jaxcompat.jit(_f)) is not type(jax.jit(_f))
+    assert isinstance(jaxcompat.jit(_f), functools.partial)
+
+
+@pytest.mark.jax(">=0.6.0")
+def test_jax_wrapper_has_no_lower_from_060():
+    @functools.wraps(jax.jit(_f))
+    def wrapper(x):
+        return _f(x)
+
+    assert not hasattr(wrapper, "lower")
+
+
+def test_methods_in_class_bodies_are_always_jaxcompat_objects():
+    class C:
+        @jaxcompat.jit
+        def f(self, x):
+            return x
+
+    assert type(C.__dict__["f"]) is not type(jax.jit(_f))
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+@pytest.mark.jax(">=0.4.18")
+def test_donate_argnames_donates():
+    x, y = jnp.ones(3) + 0, jnp.ones(3) + 0
+    f = jaxcompat.jit(lambda a, b: a + b, donate_argnames="b")
+    f(x, b=y)
+    assert y.is_deleted()
+    assert not x.is_deleted()
+
+
+@pytest.mark.jax("<0.4.18")
+def test_donate_argnames_names_its_first_release():
+    with pytest.raises(TypeError, match=r"'donate_argnames' needs JAX 0\.4\.18 or newer.*0\.4\.13"):
+        jaxcompat.jit(lambda a, b: a + b, donate_argnames="b")
+    jaxcompat.jit(lambda a: a, donate_argnames=None)  # the default asks for nothing
+
+
+@pytest.mark.jax(">=0.4.36")
+def test_compiler_options_pass_through():
+    f = jaxcompat.jit(lambda x: x * 2, compiler_options={"xla_cpu_enable_fast_math": False})
+    assert float(f(2.0)) == 4.0
+    with pytest.raises(Exception, match="no_such_option"):
+        jaxcompat.jit(lambda x: x, compiler_options={"no_such_option": True})(1.0)
+
+
+@pytest.mark.jax("<0.4.36")
+def test_compiler_options_name_their_first_release_and_the_workaround():
+    with pytest.raises(TypeError, match=r"'compiler_options' needs JAX 0\.4\.36") as info:
+        jaxcompat.jit(lambda x: x, compiler_options={"xla_cpu_enable_fast_math": False})
+    assert "lower(f, *args).compile(compiler_options)" in str(info.value)
+
+
+@pytest.mark.jax(">=0.11.2")
+def test_inline_keeps_its_meaning_where_jax_now_inlines_late():
+    def body(x):
+        return x + 1
+
+    def calls(jaxpr):
+        return [e for e in jaxpr.jaxpr.eqns if e.primitive.name in ("pjit", "jit")]
+
+    assert len(calls(jax.make_jaxpr(lambda x: jax.jit(body, inline=True)(x))(1.0))) == 1
+    assert calls(jax.make_jaxpr(lambda x: jaxcompat.jit(body, inline=True)(x))(1.0)) == []
+
+
+# --- AOT --------------------------------------------------------------------------------------
+
+
+@pytest.mark.jax("<0.5.0")
+def test_jax_cost_analysis_was_a_list():
+    assert isinstance(jax.jit(_f).lower(1.0).compile().cost_analysis(), list)
+    assert isinstance(jaxcompat.lower(jax.jit(_f), 1.0).compile().cost_analysis(), dict)
+
+
+@pytest.mark.jax("<0.4.29")
+def test_trace_is_backported_where_jit_has_none():
+    assert not hasattr(jax.jit(_f), "trace")
+    traced = jaxcompat.trace(jax.jit(_f), 1.0)
+    assert traced.out_info.shape == ()
+
+
+# --- tracer hashing and control flow ------------------------------------------------------------
+
+
+def _hash_tracer_with_plain_hash():
+    caught = []
+
+    def body(x):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                hash(x)
+            except TypeError as error:
+                caught.append(error)
+            caught.extend(w.category for w in seen)
+        return x
+
+    jax.jit(body)(1.0)
+    return caught
+
+
+@pytest.mark.jax("<0.4.30")
+def test_plain_hash_of_a_tracer_is_silent_and_lax_is_jax_own():
+    assert _hash_tracer_with_plain_hash() == []
+    assert clax.while_loop is jax.lax.while_loop
+    assert clax.scan is jax.lax.scan
+
+
+@pytest.mark.jax(">=0.4.30,<0.4.36")
+@pytest.mark.tracer_hash
+def test_plain_hash_of_a_tracer_still_behaves_as_jax_makes_it():
+    # jaxcompat's switch in Tracer.__hash__ only acts inside tracer_safe_hash.
+    from jax._src import deprecations
+
+    outcome = _hash_tracer_with_plain_hash()
+    if deprecations.is_accelerated("tracer-hash"):
+        assert len(outcome) == 1 and isinstance(outcome[0], TypeError)
+    else:
+        assert outcome == [FutureWarning]
+    assert clax.while_loop is not jax.lax.while_loop
+
+
+@pytest.mark.jax(">=0.4.36")
+def test_plain_hash_of_a_tracer_raises():
+    outcome = _hash_tracer_with_plain_hash()
+    assert len(outcome) == 1 and isinstance(outcome[0], TypeError)
+    assert jax.core.Tracer.__hash__ is None  # jaxcompat leaves JAX's class alone here
+
+
+@pytest.mark.jax(">=0.4.36")
+def test_jax_lax_raises_for_a_cond_object_hashing_a_tracer():
+    class Below:
+        def __init__(self, bound):
+            self.bound = bound
+
+        def __call__(self, v):
+            return v < self.bound
+
+        def __hash__(self):
+            return hash(self.bound)
+
+    with pytest.raises(TypeError, match="unhashable"):
+        jax.jit(lambda y: jax.lax.while_loop(Below(y), lambda v: v + 1.0, 0.0))(3.0)
+    assert float(jax.jit(lambda y: clax.while_loop(Below(y), lambda v: v + 1.0, 0.0))(3.0)) == 3
+
+
+def test_selected_backend_matches_the_release(jax_version):
+    floor = tuple(int(p) for p in jaxcompat.BACKEND.split("_")[1:])
+    assert floor <= jax_version

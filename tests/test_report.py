@@ -1,0 +1,51 @@
+"""python -m jaxcompat: the environment report and self-check."""
+
+import json
+
+import pytest
+
+import jaxcompat
+from jaxcompat import __main__ as report
+
+from ._helpers import run_python
+
+
+def test_every_self_check_passes():
+    results = report.run_checks()
+    assert set(results) == set(report.CHECKS)
+    assert {name: error for name, error in results.items() if error} == {}
+
+
+def test_installed_release_is_a_tested_row_or_newer():
+    status, explanation = report.tested_status()
+    assert status in ("yes", "no")
+    if status == "no":
+        assert "untested" in explanation
+
+
+def test_a_failing_check_is_reported_and_fails_the_command(monkeypatch, capsys):
+    def broken():
+        raise AssertionError("deliberately broken")
+
+    monkeypatch.setitem(report.CHECKS, "broken", broken)
+    assert report.main([]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  broken" in out
+    assert "deliberately broken" in out
+
+
+@pytest.mark.subprocess
+def test_command_line():
+    result = run_python("import runpy; runpy.run_module('jaxcompat', run_name='__main__')")
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert f"JAX {jaxcompat.JAX_VERSION_STRING}, jaxlib {jaxcompat.JAXLIB_VERSION_STRING}" in out
+    assert f"backend: {jaxcompat.BACKEND}" in out
+    assert "tested release:" in out
+    assert out.count("PASS") == len(report.CHECKS)
+    assert f"{len(report.CHECKS)} passed, 0 failed" in out
+    as_json = run_python("from jaxcompat.__main__ import main; raise SystemExit(main(['--json']))")
+    assert as_json.returncode == 0, as_json.stderr
+    data = json.loads(as_json.stdout)
+    assert data["backend"] == jaxcompat.BACKEND
+    assert all(data["checks"].values())
