@@ -4,7 +4,7 @@
 # ///
 """Sessions for jaxcompat. The matrix in matrix.yml drives everything.
 
-    nox -s tests                    the whole suite, once per matrix row (plus unpinned newest)
+    nox -s tests                    the whole suite, once per matrix row, plus "newest" unpinned
     nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
     nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
     nox -l --json                   every session, for a CI system to fan out
@@ -172,23 +172,27 @@ def _row_param(row: Row, python: str, tags: list[str]) -> nox.Param:
     return nox.param(python, row.jax, id=f"jax='{row.jax}'", tags=tags)
 
 
+NEWEST = "newest"  # the newest JAX the package indexes offer, installed with no pin at all
+
+
 @nox.session
 @nox.parametrize(
     "python,jax",
-    [_row_param(row, row.primary, ["tests", *row.tags]) for row in MATRIX],
+    [
+        *(_row_param(row, row.primary, ["tests", *row.tags]) for row in MATRIX),
+        nox.param(NEWEST_PYTHON, NEWEST, id=f"jax='{NEWEST}'", tags=["tests", "newest"]),
+    ],
 )
 def tests(session: nox.Session, jax: str) -> None:
-    """The whole suite on one matrix row, on its primary Python."""
+    """The whole suite on one matrix row, on its primary Python ('newest': no pin at all)."""
+    if jax == NEWEST:
+        _install(session, ["--upgrade", "jax", "jaxlib"], "test")
+        session.run("python", "-m", "jaxcompat", env=RUN_ENV)  # says whether it is untested
+        _run_suite(session, None)
+        return
     row = next(r for r in MATRIX if r.jax == jax)
     _install(session, row.requirements, "test")
     _run_suite(session, row)
-
-
-@nox.session(python=NEWEST_PYTHON, tags=["tests"])
-def newest(session: nox.Session) -> None:
-    """The whole suite on the newest JAX the indexes offer, with no pin at all."""
-    _install(session, ["jax", "jaxlib"], "test")
-    _run_suite(session, None)
 
 
 OTHER_PYTHONS = [
