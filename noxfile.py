@@ -4,11 +4,11 @@
 # ///
 """Sessions for jaxcompat. The matrix in matrix.yml drives everything.
 
-    nox -s tests                    the whole suite, once per matrix row, plus "newest" unpinned
-    nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
-    nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
-    nox -l --json                   every session, for a CI system to fan out
-    nox -s bench | lint | typecheck | report | downstream
+nox -s tests                    the whole suite, once per matrix row, plus "newest" unpinned
+nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
+nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
+nox -l --json                   every session, for a CI system to fan out
+nox -s bench | lint | typecheck | report | downstream
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ from ._version import JAX_VERSION, JAX_VERSION_STRING, JAXLIB_VERSION, JAXLIB_VE
 __all__ = [
     "BACKEND",
     "JAXLIB_VERSION",
+    "JAXLIB_VERSION_STRING",
     "JAX_VERSION",
+    "JAX_VERSION_STRING",
     "__version__",
     "block_if_array",
     "is_tracer",
@@ -27,7 +29,7 @@ __all__ = [
 is_tracer = _contract.document("is_tracer", backend.is_tracer)
 tracer_safe_hash = _contract.document("tracer_safe_hash", backend.tracer_safe_hash)
 block_if_array = _contract.document("block_if_array", backend.block_if_array)
-jit = _contract.document("jit", backend.jit)
+jit: _contract.Jit = _contract.document("jit", backend.jit)
 lower = _contract.document("lower", backend.lower)
 trace = _contract.document("trace", backend.trace)
 

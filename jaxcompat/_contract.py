@@ -8,9 +8,20 @@ functions, so signatures and documentation live in one place whichever backend i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Jit(Protocol):
+    """The type of ``jaxcompat.jit``: a function, a decorator, or a decorator factory."""
+
+    @overload
+    def __call__(self, fun: F, /, **options: Any) -> F: ...
+
+    @overload
+    def __call__(self, fun: None = None, /, **options: Any) -> Callable[[F], F]: ...
 
 
 def is_tracer(x: object) -> bool:
@@ -116,7 +127,9 @@ def trace(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     raise NotImplementedError
 
 
-def while_loop(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any) -> Any:
+def while_loop(
+    cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
+) -> Any:
     """``jax.lax.while_loop`` that accepts callables whose ``__hash__`` touches a tracer."""
     raise NotImplementedError
 
@@ -138,7 +151,9 @@ def cond(pred: Any, true_fun: Any, false_fun: Any, *operands: Any, **kwargs: Any
     raise NotImplementedError
 
 
-def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, **kwargs: Any) -> Any:
+def switch(
+    index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, **kwargs: Any
+) -> Any:
     """``jax.lax.switch`` that accepts callables whose ``__hash__`` touches a tracer."""
     raise NotImplementedError
 

@@ -44,11 +44,12 @@ def _read_installed() -> tuple[str, str]:
                 "jaxcompat needs JAX, which is not installed. Install it with "
                 "`pip install jax` (or `pip install 'jax>=0.4.13'` for an older release)."
             ) from error
-        raise ImportError(f"JAX is installed but failed to import: {error}. {_PINS_HINT}") from error
+        raise ImportError(
+            f"JAX is installed but failed to import: {error}. {_PINS_HINT}"
+        ) from error
     except Exception as error:  # a broken install, e.g. an old jaxlib under numpy 2
         raise ImportError(
-            f"JAX is installed but failed to import ({type(error).__name__}: {error}). "
-            f"{_PINS_HINT}"
+            f"JAX is installed but failed to import ({type(error).__name__}: {error}). {_PINS_HINT}"
         ) from error
     import jaxlib
 

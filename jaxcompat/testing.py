@@ -24,8 +24,10 @@ def matches(specifier: str, release: tuple[int, ...] | None = None) -> bool:
     from packaging.version import Version
 
     if release is None:
-        from ._version import JAX_VERSION as release
-    return Version(".".join(map(str, release))) in SpecifierSet(specifier)
+        from ._version import JAX_VERSION
+
+        release = JAX_VERSION
+    return SpecifierSet(specifier).contains(Version(".".join(map(str, release))))
 
 
 def pytest_configure(config: pytest.Config) -> None:

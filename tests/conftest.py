@@ -13,7 +13,7 @@ if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", "")
         os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=8"
     ).strip()
 
-import pytest  # noqa: E402
+import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:

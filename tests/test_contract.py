@@ -69,8 +69,17 @@ def test_no_version_comparisons_outside_dispatch():
 
 def test_public_api():
     assert set(jaxcompat.__all__) == {
-        "BACKEND", "JAXLIB_VERSION", "JAX_VERSION", "__version__", "block_if_array",
-        "is_tracer", "jit", "lax", "lower", "trace", "tracer_safe_hash",
+        "BACKEND",
+        "JAXLIB_VERSION",
+        "JAX_VERSION",
+        "__version__",
+        "block_if_array",
+        "is_tracer",
+        "jit",
+        "lax",
+        "lower",
+        "trace",
+        "tracer_safe_hash",
     }
     for name in jaxcompat.__all__:
         assert hasattr(jaxcompat, name)

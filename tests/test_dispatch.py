@@ -23,7 +23,7 @@ def test_backends_are_discovered_from_files():
 
 
 def test_selected_backend_is_the_newest_floor_at_or_below_the_release():
-    assert jaxcompat.BACKEND == select_backend(jaxcompat.JAX_VERSION, FLOORS)
+    assert select_backend(jaxcompat.JAX_VERSION, FLOORS) == jaxcompat.BACKEND
     floor = FLOORS[jaxcompat.BACKEND]
     assert floor <= jaxcompat.JAX_VERSION
     newer = [f for f in FLOORS.values() if f > floor]
@@ -127,7 +127,8 @@ def test_dispatch_module_is_the_only_version_comparison():
     readers = sorted(
         str(path.relative_to(package))
         for path in package.rglob("*.py")
-        if "__version__" in path.read_text() and "jax" in path.read_text()
+        if "__version__" in path.read_text()
+        and "jax" in path.read_text()
         and "jax.__version__" in path.read_text()
     )
     assert readers == ["_version.py"], readers

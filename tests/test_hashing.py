@@ -66,9 +66,9 @@ TRANSFORMS = {
     "grad": lambda f, x: jax.grad(lambda y: (f(y), y)[1])(x),
     "vmap": lambda f, x: jax.vmap(f)(jnp.stack([x, x])),
     "make_jaxpr": lambda f, x: jax.make_jaxpr(f)(x),
-    "jit-of-vmap-of-grad": lambda f, x: jax.jit(
-        jax.vmap(jax.grad(lambda y: (f(y), y)[1]))
-    )(jnp.stack([x, x])),
+    "jit-of-vmap-of-grad": lambda f, x: jax.jit(jax.vmap(jax.grad(lambda y: (f(y), y)[1])))(
+        jnp.stack([x, x])
+    ),
 }
 
 
@@ -112,8 +112,22 @@ def test_concrete_arrays_hash_by_identity():
 
 @pytest.mark.parametrize(
     "obj",
-    [0, -1, 2**80, 1.5, "text", b"bytes", None, True, (1, "a", (2.0, None)), frozenset({1, 2}),
-     Frozen(1, "b"), range(3), jax.numpy.float32, ("nested", (("deep",),))],
+    [
+        0,
+        -1,
+        2**80,
+        1.5,
+        "text",
+        b"bytes",
+        None,
+        True,
+        (1, "a", (2.0, None)),
+        frozenset({1, 2}),
+        Frozen(1, "b"),
+        range(3),
+        jax.numpy.float32,
+        ("nested", (("deep",),)),
+    ],
 )
 def test_tracer_free_hashables_hash_exactly_as_hash(obj):
     assert tracer_safe_hash(obj) == hash(obj)
@@ -207,8 +221,17 @@ def test_is_tracer_inside_eval_shape():
 
 @pytest.mark.parametrize(
     "value",
-    [jnp.ones(3), np.ones(3), 1, 1.0, None, "s", jax.ShapeDtypeStruct((2,), jnp.float32),
-     jax.random.PRNGKey(0), [jnp.ones(1)]],
+    [
+        jnp.ones(3),
+        np.ones(3),
+        1,
+        1.0,
+        None,
+        "s",
+        jax.ShapeDtypeStruct((2,), jnp.float32),
+        jax.random.PRNGKey(0),
+        [jnp.ones(1)],
+    ],
 )
 def test_is_tracer_false_for_non_tracers(value):
     assert is_tracer(value) is False

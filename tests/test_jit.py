@@ -138,7 +138,7 @@ def test_device_and_backend_are_accepted_with_jax_deprecation_warning(option):
     value = jax.devices("cpu")[0] if option == "device" else "cpu"
     with pytest.warns(DeprecationWarning, match="backend and device argument"):
         f = jaxcompat.jit(lambda x: x + 1, **{option: value})
-        assert float(f(1.0)) == 2.0
+    assert float(f(1.0)) == 2.0
 
 
 def test_keeps_function_metadata():

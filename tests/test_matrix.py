@@ -1,8 +1,8 @@
 """matrix.yml, the backend floors and pyproject.toml agree."""
 
 import re
-import tomllib
 
+import tomllib
 import yaml
 
 import jaxcompat
@@ -17,7 +17,7 @@ FLOORS = backend_floors()
 
 
 def test_rows_are_unique_and_ordered():
-    assert RELEASES == sorted(RELEASES)
+    assert sorted(RELEASES) == RELEASES
     assert len(set(RELEASES)) == len(RELEASES)
 
 
@@ -55,10 +55,10 @@ def test_newest_row_is_a_breakpoint_row():
 
 
 def test_installed_jax_is_a_row_or_newer():
-    assert jaxcompat.JAX_VERSION in RELEASES or jaxcompat.JAX_VERSION > RELEASES[-1]
+    assert jaxcompat.JAX_VERSION in RELEASES or RELEASES[-1] < jaxcompat.JAX_VERSION
 
 
 def test_rows_needing_numpy_1_pin_it():
     # jaxlib < 0.4.26 is built against NumPy 1 and crashes under NumPy 2.
-    for row, release in zip(MATRIX, RELEASES):
+    for row, release in zip(MATRIX, RELEASES, strict=True):
         assert ("numpy<2" in row.get("pins", [])) == (release <= (0, 4, 25)), row["jax"]

@@ -48,5 +48,5 @@ def test_ordering_never_compares_strings():
 def test_installed_versions_are_int_tuples():
     assert isinstance(jaxcompat.JAX_VERSION, tuple)
     assert all(type(part) is int for part in jaxcompat.JAX_VERSION)
-    assert jaxcompat.JAX_VERSION == Version(jax.__version__).release
-    assert jaxcompat.JAXLIB_VERSION == Version(jaxlib.__version__).release
+    assert Version(jax.__version__).release == jaxcompat.JAX_VERSION
+    assert Version(jaxlib.__version__).release == jaxcompat.JAXLIB_VERSION

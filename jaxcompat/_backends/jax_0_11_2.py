@@ -25,7 +25,8 @@ block_if_array = arrays.block_if_array
 
 def _inline_while_tracing(options: dict[str, Any]) -> dict[str, Any]:
     if options.get("inline") is True:
-        return {**options, "inline": jax.Inline.JAX_EARLY}
+        # jax.Inline exists from 0.11.2, this backend's floor.
+        return {**options, "inline": jax.Inline.JAX_EARLY}  # type: ignore[attr-defined, unused-ignore]
     return options
 
 

@@ -16,6 +16,8 @@ What this range does, and what jaxcompat does about it:
 * ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.
 """
 
+import functools
+
 import jax
 
 from ._common import aot, arrays, control_flow, hashing, jitting
@@ -36,9 +38,7 @@ jit, lower, trace = jitting.make_jit(
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.dict_cost_lowered,
-        normalize_traced=lambda traced, _cls=aot.dict_cost_traced_class(): aot.swap_class(
-            traced, _cls
-        ),
+        normalize_traced=functools.partial(aot.swap_class, cls=aot.dict_cost_traced_class()),
     )
 )
 

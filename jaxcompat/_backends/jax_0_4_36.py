@@ -14,6 +14,8 @@ What this range does, and what jaxcompat does about it:
   normalized to the dict (a no-op on 0.5.x).
 """
 
+import functools
+
 from ._common import aot, arrays, control_flow, hashing, jitting
 
 is_tracer = hashing.is_tracer
@@ -27,9 +29,7 @@ jit, lower, trace = jitting.make_jit(
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.dict_cost_lowered,
-        normalize_traced=lambda traced, _cls=aot.dict_cost_traced_class(): aot.swap_class(
-            traced, _cls
-        ),
+        normalize_traced=functools.partial(aot.swap_class, cls=aot.dict_cost_traced_class()),
     )
 )
 

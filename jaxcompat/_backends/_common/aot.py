@@ -51,7 +51,8 @@ def swap_class(stage: Any, cls: type) -> Any:
 
 
 def dict_cost_lowered(lowered: jax.stages.Lowered) -> jax.stages.Lowered:
-    return swap_class(lowered, LoweredWithDictCost)
+    swapped: jax.stages.Lowered = swap_class(lowered, LoweredWithDictCost)
+    return swapped
 
 
 def jax_lowered(lowered: jax.stages.Lowered) -> jax.stages.Lowered:
@@ -105,7 +106,8 @@ def trace_by_closure(
 def dict_cost_traced_class() -> type:
     """A subclass of JAX's ``Traced`` (JAX >= 0.4.29) whose ``lower()`` gives dict costs."""
 
-    class TracedWithDictCost(jax.stages.Traced):  # type: ignore[name-defined,misc]
+    # jax.stages.Traced exists from JAX 0.4.29; only backends from 0.4.30 call this.
+    class TracedWithDictCost(jax.stages.Traced):  # type: ignore[name-defined, misc, unused-ignore]
         __slots__ = ()
 
         def lower(self, *args: Any, **kwargs: Any) -> jax.stages.Lowered:

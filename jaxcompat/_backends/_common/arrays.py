@@ -42,7 +42,7 @@ def block_if_array(tree: T) -> T:
     arrays = [leaf for leaf in jax.tree_util.tree_leaves(tree) if IS_CONCRETE_ARRAY[type(leaf)]]
     if arrays:
         try:
-            jax.block_until_ready(arrays)
+            jax.block_until_ready(arrays)  # type: ignore[no-untyped-call]
         except Exception:
             _block_each(arrays)
     return tree

@@ -39,7 +39,9 @@ def while_loop(
 def fori_loop(
     lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any, **kwargs: Any
 ) -> Any:
-    return jax.lax.fori_loop(lower, upper, loop_safe(body_fun), init_val, **kwargs)
+    return jax.lax.fori_loop(  # type: ignore[no-untyped-call, unused-ignore]
+        lower, upper, loop_safe(body_fun), init_val, **kwargs
+    )
 
 
 def scan(f: Callable[[Any, Any], Any], init: Any, xs: Any = None, **kwargs: Any) -> Any:
@@ -50,7 +52,9 @@ def cond(pred: Any, true_fun: Any, false_fun: Any, *operands: Any, **kwargs: Any
     return jax.lax.cond(pred, loop_safe(true_fun), loop_safe(false_fun), *operands, **kwargs)
 
 
-def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, **kwargs: Any) -> Any:
+def switch(
+    index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, **kwargs: Any
+) -> Any:
     return jax.lax.switch(index, [loop_safe(branch) for branch in branches], *operands, **kwargs)
 
 

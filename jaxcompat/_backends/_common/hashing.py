@@ -82,10 +82,11 @@ def _hash_parts(obj: Any, cls: type, active: set[int]) -> int:
         return hash((cls, frozenset(_structural_hash(item, active) for item in obj)))
     if isinstance(obj, np.ndarray):
         return hash((cls, obj.shape, obj.dtype.str, obj.tobytes()))
+    treedef: Any = None
     try:
         leaves, treedef = jax.tree_util.tree_flatten(obj)
     except Exception:  # a pytree whose flatten function fails
-        leaves, treedef = [obj], None
+        leaves = [obj]
     if treedef is not None and not (len(leaves) == 1 and leaves[0] is obj):  # a pytree node
         try:
             structure = hash(treedef)

@@ -27,7 +27,7 @@ import threading
 import types
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import jax
 
@@ -219,6 +219,8 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
             method = self._jc_method = MethodJit(self._jc_fun, self._jc_options, self._jc_traits)
         return BoundJitted(method, instance)
 
+    func: Any  # JAX's jitted function
+
     def lower(self, *args: Any, **kwargs: Any) -> Any:
         return self._jc_traits.normalize_lowered(self.func.lower(*args, **kwargs))
 
@@ -330,7 +332,7 @@ class _Tree:
 
     __slots__ = ("_hash", "positions", "statics", "treedef")
 
-    def __init__(self, treedef: Any, positions: tuple[int, ...], statics: tuple[Any, ...]):
+    def __init__(self, treedef: Any, positions: tuple[int, ...], statics: tuple[Any, ...]) -> None:
         self.treedef = treedef
         self.positions = positions
         self.statics = statics
@@ -475,14 +477,14 @@ def _rebuild_state(
     arrays, trees = dynamic if has_trees else (dynamic, ())
     live = live or {}
     state: dict[str, Any] = {}
-    for i, value in zip(layout.static, static[1:]):
+    for i, value in zip(layout.static, static[1:], strict=False):  # then tree entries
         name = layout.names[i]
         state[name] = live.get(name, value)
-    for i, value in zip(layout.dynamic, arrays):
+    for i, value in zip(layout.dynamic, arrays, strict=True):
         state[layout.names[i]] = value
     entries = static[1 + len(layout.static) :]
     tree_indices = [i for i, kind in enumerate(layout.kinds) if kind == _TREE]
-    for i, traced, entry in zip(tree_indices, trees, entries):
+    for i, traced, entry in zip(tree_indices, trees, entries, strict=True):
         name = layout.names[i]
         if traced is None and name in live:
             state[name] = live[name]
@@ -493,7 +495,7 @@ def _rebuild_state(
 
 def _new_like(instance_cls: type, state: dict[str, Any]) -> Any:
     try:
-        shadow = instance_cls.__new__(instance_cls)
+        shadow = instance_cls.__new__(instance_cls)  # type: ignore[call-overload]
     except TypeError:  # a __new__ that needs arguments
         shadow = object.__new__(instance_cls)
     for name, value in state.items():
@@ -533,7 +535,7 @@ class MethodJit:
     arrays are traced arguments, and everything else about it is one static argument.
     """
 
-    def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits):
+    def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> None:
         self.fun = fun
         self.options = options
         self.traits = traits
@@ -548,7 +550,9 @@ class MethodJit:
         ):
             if nums not in options and names not in options:
                 continue
-            positions, keywords = resolve_argnums_argnames(fun, options.get(nums), options.get(names))
+            positions, keywords = resolve_argnums_argnames(
+                fun, options.get(nums), options.get(names)
+            )
             # The core's first two slots replace self: self's arrays, then its static key.
             core_options[nums] = tuple(0 if i == 0 else i + 1 for i in positions)
             if names in options or keywords:
@@ -625,7 +629,9 @@ class MethodJit:
 _SHARED: weakref.WeakKeyDictionary[Any, dict[Any, MethodJit]] = weakref.WeakKeyDictionary()
 
 
-def shared_method_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> MethodJit:
+def shared_method_jit(
+    fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits
+) -> MethodJit:
     """One MethodJit per (function, options), so jit(a.f) and jit(b.f) share compiled code."""
     try:
         key = tuple(sorted(options.items()))
@@ -781,7 +787,9 @@ def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: Jit
     return Jitted(jitted, fun, options, traits)
 
 
-def make_jit(traits: JitTraits) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+def make_jit(
+    traits: JitTraits,
+) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
     """Build this backend's ``jit``, ``lower`` and ``trace``."""
 
     def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
@@ -789,7 +797,7 @@ def make_jit(traits: JitTraits) -> tuple[Callable[..., Any], Callable[..., Any],
         if fun is None:
             return functools.partial(jit, **options)
         if not callable(fun):
-            jax.jit(fun)  # raises JAX's own TypeError for a non-callable
+            jax.jit(fun)  # type: ignore[unreachable]  # raises JAX's own TypeError
             raise TypeError(f"Expected a callable value, got {fun!r}")
         if isinstance(fun, BoundJitted) and not forwarded:
             return fun
@@ -800,14 +808,17 @@ def make_jit(traits: JitTraits) -> tuple[Callable[..., Any], Callable[..., Any],
             for name in ("static_argnums", "donate_argnums"):
                 if name in method_options:
                     method_options[name] = tuple(i + 1 for i in _as_tuple(method_options[name]))
-            return BoundJitted(shared_method_jit(fun.__func__, method_options, traits), fun.__self__)
+            return BoundJitted(
+                shared_method_jit(fun.__func__, method_options, traits), fun.__self__
+            )
         return make_plain_jit(fun, forwarded, traits)
 
     def stage_target(fun: Any) -> Any:
         if isinstance(fun, (Jitted, BoundJitted, WithInstance)):
             return fun
         if isinstance(fun, PjitFunction):
-            return Jitted(fun, getattr(fun, "__wrapped__", fun), {}, traits)
+            wrapped = cast("Callable[..., Any]", getattr(fun, "__wrapped__", fun))
+            return Jitted(cast("Callable[..., Any]", fun), wrapped, {}, traits)
         # Anything else, wrappers of jitted functions included, is jitted as a whole, so every
         # wrapper layer runs. A lower/trace attribute found on it is never trusted.
         target = jit(fun)
