@@ -71,7 +71,9 @@ def test_public_api():
     assert set(jaxcompat.__all__) == {
         "BACKEND",
         "JAXLIB_VERSION",
+        "JAXLIB_VERSION_STRING",
         "JAX_VERSION",
+        "JAX_VERSION_STRING",
         "__version__",
         "block_if_array",
         "is_tracer",
