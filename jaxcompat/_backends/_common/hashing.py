@@ -53,12 +53,17 @@ def is_tracer(x: object) -> bool:
 
 
 def _structural_hash(obj: Any, active: set[int]) -> int:
-    """Hash ``obj`` by structure, tracers and jax Arrays by identity, never raising."""
+    """Hash ``obj`` by structure, tracers and jax Arrays by identity, never raising.
+
+    ``active`` holds the mutable containers being hashed: a cycle must pass through one.
+    """
     cls = type(obj)
     if cls in ATOMIC_TYPES:
         return hash(obj)
     if HASHES_BY_IDENTITY[cls]:
         return object.__hash__(obj)
+    if cls is tuple:  # immutable: cannot close a cycle by itself
+        return hash((cls, tuple(_hash_items(obj, active))))
     key = id(obj)
     if key in active:
         return _CYCLE
@@ -69,15 +74,25 @@ def _structural_hash(obj: Any, active: set[int]) -> int:
         active.discard(key)
 
 
+def _hash_items(items: Any, active: set[int]) -> list[int]:
+    # Leaves are handled inline: a pytree of tracers is mostly leaves.
+    return [
+        hash(item)
+        if type(item) in ATOMIC_TYPES
+        else object.__hash__(item)
+        if HASHES_BY_IDENTITY[type(item)]
+        else _structural_hash(item, active)
+        for item in items
+    ]
+
+
 def _hash_parts(obj: Any, cls: type, active: set[int]) -> int:
     if isinstance(obj, (tuple, list)):
-        return hash((cls, tuple([_structural_hash(item, active) for item in obj])))
+        return hash((cls, tuple(_hash_items(obj, active))))
     if isinstance(obj, dict):
         # Equal dicts are equal whatever their order, so their hash must not depend on it.
-        items = frozenset(
-            (_structural_hash(k, active), _structural_hash(v, active)) for k, v in obj.items()
-        )
-        return hash((cls, items))
+        keys, values = _hash_items(obj.keys(), active), _hash_items(obj.values(), active)
+        return hash((cls, frozenset(zip(keys, values, strict=True))))
     if isinstance(obj, (set, frozenset)):
         return hash((cls, frozenset(_structural_hash(item, active) for item in obj)))
     if isinstance(obj, np.ndarray):
@@ -118,14 +133,16 @@ def make_tracer_safe_hash(release_hash: Callable[[Any], int]) -> Callable[[Any],
     """Build ``tracer_safe_hash`` around ``release_hash``, this release's way to call hash.
 
     ``release_hash`` either hashes tracers silently by identity or raises; it must never warn.
+    What it cannot hash is hashed by a walk in Python that tracks the containers it is inside:
+    JAX's C++ pytree flatten cannot be used for this, because a self-referential container
+    overflows the C stack in jaxlib 0.4.13 and corrupts the interpreter's recursion depth
+    after the RecursionError in later releases.
     """
 
     def tracer_safe_hash(obj: Any) -> int:
-        if type(obj) in ATOMIC_TYPES:
-            return hash(obj)
         try:
             return release_hash(obj)
-        except Exception:  # unhashable, or hashing reached a tracer on JAX >= 0.4.36
+        except Exception:  # unhashable, or hashing reached a tracer (JAX >= 0.4.36)
             return _structural_hash(obj, set())
 
     return tracer_safe_hash
@@ -151,7 +168,7 @@ def quiet_tracer_hash(tracer_class: type) -> Callable[[Any], int]:
         return result
 
     def quiet_hash(obj: Any) -> int:
-        if getattr(state, "quiet", False):
+        if type(obj) in ATOMIC_TYPES or getattr(state, "quiet", False):
             return hash(obj)
         state.quiet = True
         try:

@@ -408,16 +408,30 @@ class _Layout:
     Hashes by identity, so it costs nothing in the static key.
     """
 
-    __slots__ = ("cls", "dynamic", "kinds", "names", "pick_dynamic", "pick_static", "static")
+    __slots__ = (
+        "cls",
+        "dynamic",
+        "has_trees",
+        "kinds",
+        "names",
+        "pick_dynamic",
+        "pick_static",
+        "static",
+        "trees",
+        "types",
+    )
 
     def __init__(self, cls: type, names: tuple[str, ...], types_: tuple[type, ...]) -> None:
         self.cls = cls
         self.names = names
+        self.types = types_
         self.kinds = tuple(
             _DYNAMIC if _IS_ARRAY[t] else _STATIC if t in ATOMIC_TYPES else _TREE for t in types_
         )
         self.dynamic = [i for i, kind in enumerate(self.kinds) if kind == _DYNAMIC]
         self.static = [i for i, kind in enumerate(self.kinds) if kind == _STATIC]
+        self.trees = [i for i, kind in enumerate(self.kinds) if kind == _TREE]
+        self.has_trees = bool(self.trees)
         self.pick_dynamic = _picker(self.dynamic)
         self.pick_static = _picker(self.static)
 
@@ -431,36 +445,52 @@ def _registered_pytree(instance: Any) -> bool:
     return not (len(leaves) == 1 and leaves[0] is instance)
 
 
-_IS_PYTREE: dict[type, bool] = {}
+_BY_DICT, _BY_PYTREE, _BY_STATE = 0, 1, 2
+_PLANS: dict[type, int] = {}  # per class: how to read an instance's state
+_LAST_LAYOUT: dict[type, _Layout] = {}  # per class: the layout seen last, checked first
+
+
+def _plan(instance: Any) -> int:
+    cls = type(instance)
+    if _registered_pytree(instance):
+        return _BY_PYTREE
+    if type(getattr(instance, "__dict__", None)) is dict and not any(
+        "__slots__" in vars(klass) for klass in cls.__mro__[:-1]
+    ):
+        return _BY_DICT
+    return _BY_STATE
 
 
 def split_instance(instance: Any) -> tuple[Any, Any]:
     """Return (traced part, static key) for ``instance``'s current state."""
     cls = type(instance)
-    pytree = _IS_PYTREE.get(cls)
-    if pytree is None:
-        pytree = _IS_PYTREE[cls] = _registered_pytree(instance)
-    if pytree:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(instance)
+    if plan == _BY_PYTREE:
         return instance, _PYTREE_SELF
-    state = getattr(instance, "__dict__", None)
-    if type(state) is not dict or hasattr(cls, "__slots__"):
-        state = _instance_state(instance) or {}
+    state = instance.__dict__ if plan == _BY_DICT else (_instance_state(instance) or {})
     values = tuple(state.values())
-    key = (cls, tuple(state), tuple(map(type, values)))
-    layout = _LAYOUTS.get(key)
-    if layout is None:
-        layout = _LAYOUTS[key] = _Layout(cls, key[1], key[2])
+    names = tuple(state)
+    types_ = tuple(map(type, values))
+    layout = _LAST_LAYOUT.get(cls)
+    # Comparing to the last layout is cheaper than hashing (names, types) on every call.
+    if layout is None or layout.names != names or layout.types != types_:
+        key = (cls, names, types_)
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            layout = _LAYOUTS[key] = _Layout(cls, names, types_)
+        _LAST_LAYOUT[cls] = layout
     dynamic = layout.pick_dynamic(values)
     static = (layout, *layout.pick_static(values))
-    if len(layout.dynamic) + len(layout.static) == len(values):
+    if not layout.has_trees:
         return dynamic, static
     # Containers and objects: decided per call, since their contents can change.
     trees = []
-    for i, kind in enumerate(layout.kinds):
-        if kind == _TREE:
-            traced, entry = _split_value(values[i])
-            trees.append(traced)
-            static += (entry,)
+    for i in layout.trees:
+        traced, entry = _split_value(values[i])
+        trees.append(traced)
+        static += (entry,)
     return (dynamic, tuple(trees)), static
 
 
@@ -605,13 +635,15 @@ class MethodJit:
         return traced, static
 
     def call(self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        traced, static = self.split(instance)
-        previous = getattr(_TRACING, "instance", None)
+        traced, static = split_instance(instance)
+        if self.aliases:
+            static = self.aliases.get(static, static)
+        # The core reads the instance only if it traces, at its start (so nesting is safe).
         _TRACING.instance = instance
         try:
             return self.core(traced, static, *args, **kwargs)
         finally:
-            _TRACING.instance = previous
+            _TRACING.instance = None
 
     def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         traced, static = self.split(instance)
