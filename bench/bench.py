@@ -305,7 +305,8 @@ def write_table(results_dir: Path, markdown: Path) -> None:
     for result in results:
         cells = []
         for f in result["figures"]:
-            cell = f"{_show(f['median'], f['unit'])} ({_show(f['low'], f['unit'])}-{_show(f['high'], f['unit'])})"
+            low, high = _show(f["low"], f["unit"]), _show(f["high"], f["unit"])
+            cell = f"{_show(f['median'], f['unit'])} ({low}-{high})"
             cells.append(cell if f["met"] else f"**{cell}**")
         lines.append(f"| {result['jax']} | {result['backend']} | " + " | ".join(cells) + " |")
     lines += ["", "Columns: " + "; ".join(f"({i + 1}) {n}" for i, n in enumerate(names)) + "."]

@@ -76,6 +76,15 @@ def test_static_argnums_and_argnames_retrace_on_change_only():
     assert float(by_position(jnp.float32(3), n=2)) == 5.0  # passed by name, still static
 
 
+def test_argument_names_need_not_be_interned():
+    # An equal but separate string, as pickle or a config file produces.
+    name = "xn"[1:]
+    assert name == "n"
+    repeat = jaxcompat.jit(lambda x, n: x * n, static_argnames=name)
+    assert float(repeat(jnp.float32(2), n=3)) == 6.0
+    assert float(repeat(jnp.float32(2), 4)) == 8.0
+
+
 def test_donate_argnums_donates():
     x = jnp.ones(4) + 0
     jaxcompat.jit(lambda a: a * 2, donate_argnums=0)(x)

@@ -23,6 +23,7 @@ import functools
 import inspect
 import operator
 import pickle
+import sys
 import threading
 import types
 import weakref
@@ -103,8 +104,19 @@ def check_options(options: Mapping[str, Any], traits: JitTraits) -> dict[str, An
                 f"jit option {name!r} needs JAX {release} or newer, but JAX "
                 f"{JAX_VERSION_STRING} is installed. Upgrade JAX, or {fix}."
             )
+        if name in ("static_argnames", "donate_argnames") and value is not None:
+            # JAX 0.4.31-0.4.35 match argument names by identity somewhere on the call path:
+            # an equal but separate string (one read back by pickle, say) ends the call in
+            # "RuntimeError: generator raised StopIteration". Interned names always match.
+            value = _intern_names(value)
         forwarded[name] = value
     return traits.translate_options(forwarded)
+
+
+def _intern_names(value: Any) -> Any:
+    if isinstance(value, str):
+        return sys.intern(value)
+    return tuple(sys.intern(v) if isinstance(v, str) else v for v in value)
 
 
 def _as_tuple(value: int | str | Iterable[Any] | None) -> tuple[Any, ...]:
