@@ -1,6 +1,5 @@
 import jax.numpy as jnp
 import pytest
-
 import tinysolve
 
 
@@ -36,7 +35,7 @@ def test_lowered_wrapper_keeps_the_clipping():
 
 def test_timed_blocks_on_mixed_results():
     solver = tinysolve.Solver(weights=[1.0], target=[1.0])
-    (x, steps), seconds = tinysolve.timed(solver.minimize, jnp.zeros(1))
+    (x, _steps), seconds = tinysolve.timed(solver.minimize, jnp.zeros(1))
     assert seconds > 0
     assert jnp.allclose(x, 1.0, atol=1e-4)
     result, _ = tinysolve.timed(lambda: (3, "done", None))

@@ -1,0 +1,29 @@
+"""COMPATIBILITY.md is current: every matrix row, with the backend dispatch chooses, all PASS."""
+
+import re
+
+import yaml
+
+from jaxcompat import __main__ as report
+from jaxcompat._dispatch import backend_floors, select_backend
+from jaxcompat._version import parse_release
+
+from ._helpers import ROOT
+
+
+def test_compatibility_md_is_current():
+    text = (ROOT / "COMPATIBILITY.md").read_text()
+    rows = {}
+    for line in text.split("## What raw JAX does")[0].splitlines():
+        match = re.match(r"\| (\d[\d.]*) \| (jax_[\d_]+) \| (.*) \|$", line)
+        if match:
+            rows[match.group(1)] = (match.group(2), match.group(3).split(" | "))
+    releases = [
+        str(r["jax"]) for r in yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]
+    ]
+    assert sorted(rows, key=parse_release) == releases, "regenerate with nox -s report"
+    header = next(line for line in text.splitlines() if line.startswith("| JAX | backend |"))
+    assert header.split(" | ")[2:] and all(name in header for name in report.CHECKS)
+    for release, (backend, cells) in rows.items():
+        assert backend == select_backend(parse_release(release), backend_floors()), release
+        assert cells == ["PASS"] * len(report.CHECKS), release
