@@ -23,3 +23,25 @@ def run_python(code: str, *, env: dict[str, str] | None = None, path: list[str] 
         timeout=300,
         check=False,
     )
+
+
+def run_in_threads(worker, count: int) -> list[BaseException]:
+    """Run ``worker(i)`` on ``count`` threads started together; return what they raised."""
+    import threading
+
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(count)
+
+    def run(i):
+        try:
+            barrier.wait()
+            worker(i)
+        except BaseException as error:  # reported on the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors

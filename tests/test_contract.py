@@ -19,6 +19,8 @@ def _assigned(tree: ast.Module) -> set[str]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
+        elif isinstance(node, ast.ImportFrom):
+            names.update(alias.asname or alias.name for alias in node.names)
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 for element in ast.walk(target):

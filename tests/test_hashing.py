@@ -1,7 +1,6 @@
 """tracer_safe_hash and is_tracer: identical assertions on every matrix row."""
 
 import dataclasses
-import threading
 import warnings
 
 import jax
@@ -11,6 +10,8 @@ import pytest
 
 import jaxcompat
 from jaxcompat import is_tracer, tracer_safe_hash
+
+from ._helpers import run_in_threads
 
 pytestmark = pytest.mark.tracer_hash
 
@@ -173,29 +174,17 @@ def test_objects_that_cannot_be_inspected_still_hash():
 
 
 def test_thread_safe_under_jit():
-    errors = []
-    barrier = threading.Barrier(4)
-
     def worker(seed):
-        try:
-            barrier.wait()
-            for _ in range(20):
+        for _ in range(20):
 
-                def body(x):
-                    h = HashesItsBound(x)
-                    assert tracer_safe_hash(h) == tracer_safe_hash(h)
-                    return x + seed
+            def body(x):
+                held = HashesItsBound(x)
+                assert tracer_safe_hash(held) == tracer_safe_hash(held)
+                return x + seed
 
-                jax.jit(body)(jnp.float32(seed))
-        except BaseException as error:  # collected for the main thread
-            errors.append(error)
+            jax.jit(body)(jnp.float32(seed))
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    assert run_in_threads(worker, 4) == []
 
 
 # --- is_tracer --------------------------------------------------------------------------------

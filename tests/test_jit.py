@@ -3,7 +3,6 @@
 import functools
 import inspect
 import pickle
-import threading
 
 import cloudpickle
 import jax
@@ -14,6 +13,7 @@ import pytest
 import jaxcompat
 
 from . import _pickled
+from ._helpers import run_in_threads
 
 
 def traced_count():
@@ -199,20 +199,10 @@ def test_pickles(module):
 
 def test_concurrent_calls_from_threads():
     jitted = jaxcompat.jit(lambda x, n: x * n, static_argnums=1)
-    errors, barrier = [], threading.Barrier(6)
 
     def worker(n):
-        try:
-            barrier.wait()
-            for size in range(1, 8):
-                x = jnp.arange(float(size))
-                assert jnp.array_equal(jitted(x, n), x * n)
-        except BaseException as error:  # reported on the main thread
-            errors.append(error)
+        for size in range(1, 8):
+            x = jnp.arange(float(size))
+            assert jnp.array_equal(jitted(x, n), x * n)
 
-    threads = [threading.Thread(target=worker, args=(n,)) for n in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    assert run_in_threads(worker, 6) == []

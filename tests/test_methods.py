@@ -9,6 +9,8 @@ import pytest
 
 import jaxcompat
 
+from ._helpers import run_in_threads
+
 TRACES = []
 
 
@@ -198,18 +200,9 @@ def test_static_self_behaves_like_jax():
 
 def test_methods_are_thread_safe():
     d = Decorated()
-    errors = []
 
     def worker(i):
-        try:
-            for _ in range(20):
-                assert jnp.array_equal(d.apply(jnp.full(3, float(i))), jnp.full(3, i + 1.0))
-        except BaseException as error:  # reported on the main thread
-            errors.append(error)
+        for _ in range(20):
+            assert jnp.array_equal(d.apply(jnp.full(3, float(i))), jnp.full(3, i + 1.0))
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    assert run_in_threads(worker, 4) == []

@@ -15,13 +15,14 @@ What this range does, and what jaxcompat does about it:
   control flow already accepts callables that hash tracers, and is handed back as is.
 """
 
-import jax
+# Hashing a tracer is silent here, so jax.lax's own control flow is handed back as is.
+from jax.lax import cond, fori_loop, scan, switch, while_loop
 
-from ._common import aot, arrays, hashing, jitting
+from ._common import aot, hashing, jitting
+from ._common.arrays import block_if_array
+from ._common.hashing import is_tracer
 
-is_tracer = hashing.is_tracer
 tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
-block_if_array = arrays.block_if_array
 
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
@@ -38,8 +39,16 @@ jit, lower, trace = jitting.make_jit(
     )
 )
 
-while_loop = jax.lax.while_loop
-fori_loop = jax.lax.fori_loop
-scan = jax.lax.scan
-cond = jax.lax.cond
-switch = jax.lax.switch
+__all__ = [
+    "block_if_array",
+    "cond",
+    "fori_loop",
+    "is_tracer",
+    "jit",
+    "lower",
+    "scan",
+    "switch",
+    "trace",
+    "tracer_safe_hash",
+    "while_loop",
+]

@@ -12,11 +12,12 @@ What this range does, and what jaxcompat does about it:
   through a fresh function.
 """
 
-from ._common import aot, arrays, control_flow, hashing, jitting
+from ._common import aot, hashing, jitting
+from ._common.arrays import block_if_array
+from ._common.control_flow import cond, fori_loop, scan, switch, while_loop
+from ._common.hashing import is_tracer
 
-is_tracer = hashing.is_tracer
 tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
-block_if_array = arrays.block_if_array
 
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
@@ -28,8 +29,16 @@ jit, lower, trace = jitting.make_jit(
     )
 )
 
-while_loop = control_flow.while_loop
-fori_loop = control_flow.fori_loop
-scan = control_flow.scan
-cond = control_flow.cond
-switch = control_flow.switch
+__all__ = [
+    "block_if_array",
+    "cond",
+    "fori_loop",
+    "is_tracer",
+    "jit",
+    "lower",
+    "scan",
+    "switch",
+    "trace",
+    "tracer_safe_hash",
+    "while_loop",
+]
