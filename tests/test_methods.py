@@ -206,3 +206,16 @@ def test_methods_are_thread_safe():
             assert jnp.array_equal(d.apply(jnp.full(3, float(i))), jnp.full(3, i + 1.0))
 
     assert run_in_threads(worker, 4) == []
+
+
+def test_bound_methods_keep_metadata():
+    import inspect
+
+    c = Calc()
+    jitted = jaxcompat.jit(c.calc)
+    assert inspect.signature(jitted) == inspect.signature(c.calc)
+    assert jitted.__name__ == "calc"
+    assert jitted.__self__ is c
+    d = Decorated()
+    assert inspect.signature(d.apply) == inspect.signature(lambda x: x)
+    assert d.apply.__wrapped__.__self__ is d

@@ -692,15 +692,28 @@ def shared_method_jit(
 class BoundJitted:
     """A jitted method bound to an instance; reads the instance's state on every call."""
 
-    __slots__ = ("__self__", "__wrapped__", "_method")
+    __slots__ = ("__self__", "_method")
 
     def __init__(self, method: MethodJit, instance: Any) -> None:
         self._method = method
         self.__self__ = instance
-        self.__wrapped__ = types.MethodType(method.fun, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._method.call(self.__self__, args, kwargs)
+        # MethodJit.call, inlined: this is the hot path of every jitted method call.
+        method = self._method
+        instance = self.__self__
+        traced, static = split_instance(instance)
+        if method.aliases:
+            static = method.aliases.get(static, static)
+        _TRACING.instance = instance
+        try:
+            return method.core(traced, static, *args, **kwargs)
+        finally:
+            _TRACING.instance = None
+
+    @property
+    def __wrapped__(self) -> Callable[..., Any]:
+        return types.MethodType(self._method.fun, self.__self__)
 
     @property
     def __func__(self) -> Callable[..., Any]:
