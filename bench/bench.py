@@ -79,7 +79,7 @@ def bench_jit_call(rounds: int) -> Figure:
 
     x = jnp.ones(8)
     ours, theirs = jaxcompat.jit(f), jax.jit(f)
-    ratios = interleaved(lambda: ours(x), lambda: theirs(x), 2000, rounds)
+    ratios = interleaved(lambda: ours(x), lambda: theirs(x), 5000, rounds)
     return summarize(Figure("jit: per-call time, trivial function", "jax.jit", 1.05), ratios)
 
 
@@ -225,7 +225,7 @@ def bench_lower(rounds: int) -> Figure:
     ratios = interleaved(
         lambda: jaxcompat.lower(wrapper, x, y),
         lambda: jax.jit(wrapper).lower(x, y),
-        5,
+        10,
         rounds,
     )
     return summarize(

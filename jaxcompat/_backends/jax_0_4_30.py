@@ -4,10 +4,10 @@ What this range does, and what jaxcompat does about it:
 
 * ``hash(tracer)`` emits ``FutureWarning: unhashable type ... Attempting to hash a tracer will
   lead to an error in a future JAX release`` before hashing by id (jax-ml/jax#21517; the
-  ``tracer-hash`` deprecation). jaxcompat installs a thread-local switch in
-  ``Tracer.__hash__``: outside jaxcompat it calls JAX's own method unchanged (warning, or
-  TypeError when the deprecation is accelerated); inside ``tracer_safe_hash`` it hashes by
-  identity, quietly, on the calling thread only.
+  ``tracer-hash`` deprecation). jaxcompat wraps ``Tracer.__hash__``: when the calling
+  thread's stack holds ``tracer_safe_hash``, a tracer hashes by identity, quietly; anywhere
+  else JAX's own method runs unchanged (warning, or TypeError when the deprecation is
+  accelerated).
 * ``jax.lax`` control flow hashes the callables it is given, and so warns for callables that
   hash tracers: jaxcompat passes such callables through a fresh function.
 * ``jax.jit`` has no ``compiler_options`` (JAX 0.4.36): a TypeError names 0.4.36.
@@ -25,7 +25,8 @@ from ._common.arrays import block_if_array
 from ._common.control_flow import cond, fori_loop, scan, switch, while_loop
 from ._common.hashing import is_tracer
 
-tracer_safe_hash = hashing.make_tracer_safe_hash(hashing.quiet_tracer_hash(jax.core.Tracer))
+tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+hashing.quiet_tracer_hash_inside(jax.core.Tracer, tracer_safe_hash)  # type: ignore[arg-type]
 
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(

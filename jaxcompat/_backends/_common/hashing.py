@@ -9,7 +9,8 @@ FutureWarning in 0.4.30-0.4.35 (jax-ml/jax#21517), and a TypeError from 0.4.36 o
 from __future__ import annotations
 
 import dataclasses
-import threading
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -148,38 +149,30 @@ def make_tracer_safe_hash(release_hash: Callable[[Any], int]) -> Callable[[Any],
     return tracer_safe_hash
 
 
-def quiet_tracer_hash(tracer_class: type) -> Callable[[Any], int]:
-    """Install a thread-local switch in ``tracer_class.__hash__`` and return a quiet ``hash``.
+def quiet_tracer_hash_inside(tracer_class: type, tracer_safe_hash: types.FunctionType) -> None:
+    """Make ``tracer_class.__hash__`` quiet, on the calling thread, inside ``tracer_safe_hash``.
 
-    Outside the returned function, tracers hash exactly as JAX makes them (warning, or raising
-    when the deprecation is accelerated). Inside it, on the calling thread only, a tracer hashes
-    by identity without a warning. Process-wide warning filters are not touched.
+    The installed ``__hash__`` looks up the calling thread's own stack: below a
+    ``tracer_safe_hash`` frame it hashes by identity without a warning, and anywhere else it
+    calls JAX's method unchanged (the FutureWarning, or the TypeError when the deprecation is
+    accelerated). ``tracer_safe_hash`` itself pays nothing, the process-wide warning filters
+    are untouched, and the stack is walked only when a tracer is actually hashed.
     """
     original = tracer_class.__dict__["__hash__"]
-    if getattr(original, "_jaxcompat_quiet", None) is not None:  # already installed
-        quiet: Callable[[Any], int] = original._jaxcompat_quiet
-        return quiet
-    state = threading.local()
+    original = getattr(original, "__wrapped__", original)  # installed once, even on reload
+    quiet_code = tracer_safe_hash.__code__
 
     def __hash__(self: object) -> int:
-        if getattr(state, "quiet", False):
-            return object.__hash__(self)
+        frame: types.FrameType | None = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code is quiet_code:
+                return object.__hash__(self)
+            frame = frame.f_back
         result: int = original(self)
         return result
 
-    def quiet_hash(obj: Any) -> int:
-        if type(obj) in ATOMIC_TYPES or getattr(state, "quiet", False):
-            return hash(obj)
-        state.quiet = True
-        try:
-            return hash(obj)
-        finally:
-            state.quiet = False
-
-    __hash__._jaxcompat_quiet = quiet_hash  # type: ignore[attr-defined]
     __hash__.__wrapped__ = original  # type: ignore[attr-defined]
     tracer_class.__hash__ = __hash__  # type: ignore[method-assign,assignment]
-    return quiet_hash
 
 
 def has_identity_hash(obj: object) -> bool:
@@ -195,5 +188,5 @@ __all__ = [
     "has_identity_hash",
     "is_tracer",
     "make_tracer_safe_hash",
-    "quiet_tracer_hash",
+    "quiet_tracer_hash_inside",
 ]

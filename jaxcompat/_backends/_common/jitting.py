@@ -460,6 +460,7 @@ def _registered_pytree(instance: Any) -> bool:
 _BY_DICT, _BY_PYTREE, _BY_STATE = 0, 1, 2
 _PLANS: dict[type, int] = {}  # per class: how to read an instance's state
 _LAST_LAYOUT: dict[type, _Layout] = {}  # per class: the layout seen last, checked first
+_LAST_SPLIT: dict[type, tuple[tuple[str, ...], tuple[Any, ...], tuple[Any, Any]]] = {}
 
 
 def _plan(instance: Any) -> int:
@@ -484,6 +485,17 @@ def split_instance(instance: Any) -> tuple[Any, Any]:
     state = instance.__dict__ if plan == _BY_DICT else (_instance_state(instance) or {})
     values = tuple(state.values())
     names = tuple(state)
+    last = _LAST_SPLIT.get(cls)
+    # The same attribute objects as last time: the same split, and the very same static key,
+    # which JAX then matches by identity. (Not for layouts with containers, which can change
+    # in place.)
+    if (
+        last is not None
+        and last[0] == names
+        and len(last[1]) == len(values)
+        and all(map(operator.is_, last[1], values))
+    ):
+        return last[2]
     types_ = tuple(map(type, values))
     layout = _LAST_LAYOUT.get(cls)
     # Comparing to the last layout is cheaper than hashing (names, types) on every call.
@@ -496,6 +508,7 @@ def split_instance(instance: Any) -> tuple[Any, Any]:
     dynamic = layout.pick_dynamic(values)
     static = (layout, *layout.pick_static(values))
     if not layout.has_trees:
+        _LAST_SPLIT[cls] = (names, values, (dynamic, static))
         return dynamic, static
     # Containers and objects: decided per call, since their contents can change.
     trees = []
