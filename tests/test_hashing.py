@@ -175,7 +175,7 @@ def test_objects_that_cannot_be_inspected_still_hash():
 
 def test_thread_safe_under_jit():
     def worker(seed):
-        for _ in range(20):
+        for _ in range(6):  # each iteration traces a new function on this thread
 
             def body(x):
                 held = HashesItsBound(x)
