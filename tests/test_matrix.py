@@ -1,9 +1,14 @@
 """matrix.yml, the backend floors and pyproject.toml agree."""
 
 import re
+import sys
 
-import tomllib
 import yaml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib
 
 import jaxcompat
 from jaxcompat._dispatch import backend_floors
