@@ -17,9 +17,13 @@ from typing import Any
 import jax
 
 from ._common import aot, hashing, jitting
-from ._common.arrays import block_if_array
-from ._common.control_flow import cond, fori_loop, scan, switch, while_loop
-from ._common.hashing import is_tracer
+from ._common.arrays import block_if_array as block_if_array
+from ._common.control_flow import cond as cond
+from ._common.control_flow import fori_loop as fori_loop
+from ._common.control_flow import scan as scan
+from ._common.control_flow import switch as switch
+from ._common.control_flow import while_loop as while_loop
+from ._common.hashing import is_tracer as is_tracer
 
 tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
 
@@ -41,17 +45,3 @@ jit, lower, trace = jitting.make_jit(
         translate_options=_inline_while_tracing,
     )
 )
-
-__all__ = [
-    "block_if_array",
-    "cond",
-    "fori_loop",
-    "is_tracer",
-    "jit",
-    "lower",
-    "scan",
-    "switch",
-    "trace",
-    "tracer_safe_hash",
-    "while_loop",
-]

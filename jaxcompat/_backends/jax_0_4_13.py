@@ -16,11 +16,15 @@ What this release does, and what jaxcompat does about it:
 """
 
 # Hashing a tracer is silent here, so jax.lax's own control flow is handed back as is.
-from jax.lax import cond, fori_loop, scan, switch, while_loop
+from jax.lax import cond as cond
+from jax.lax import fori_loop as fori_loop
+from jax.lax import scan as scan
+from jax.lax import switch as switch
+from jax.lax import while_loop as while_loop
 
 from ._common import aot, hashing, jitting
-from ._common.arrays import block_if_array
-from ._common.hashing import is_tracer
+from ._common.arrays import block_if_array as block_if_array
+from ._common.hashing import is_tracer as is_tracer
 
 tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
 
@@ -39,17 +43,3 @@ jit, lower, trace = jitting.make_jit(
         normalize_lowered=aot.dict_cost_lowered,
     )
 )
-
-__all__ = [
-    "block_if_array",
-    "cond",
-    "fori_loop",
-    "is_tracer",
-    "jit",
-    "lower",
-    "scan",
-    "switch",
-    "trace",
-    "tracer_safe_hash",
-    "while_loop",
-]
