@@ -33,6 +33,7 @@ from typing import Any, cast
 import jax
 
 from ..._version import JAX_VERSION_STRING
+from .aot import trace_by_closure
 from .hashing import ATOMIC_TYPES, Tracer, _ByType, _instance_state, is_tracer
 
 #: Every option ``jaxcompat.jit`` accepts, on every JAX release.
@@ -245,7 +246,7 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
             # The nested-call trick needs a call equation, which inline=True removes.
             options = {k: v for k, v in self._jc_options.items() if k != "inline"}
             plain = jax.jit(self._jc_fun, **options)
-        return _trace_plain(plain, args, kwargs, lambda: self.lower(*args, **kwargs))
+        return trace_by_closure(plain, args, kwargs, lambda: self.lower(*args, **kwargs))
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         if self._jc_traits.native_eval_shape:
@@ -268,14 +269,6 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_jit, (self._jc_fun, self._jc_options))
-
-
-def _trace_plain(
-    jitted: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], lower: Any
-) -> Any:
-    from .aot import trace_by_closure
-
-    return trace_by_closure(jitted, args, kwargs, lower)
 
 
 def _rebuild_jit(fun: Callable[..., Any], options: dict[str, Any]) -> Any:
@@ -659,25 +652,14 @@ class MethodJit:
             static = self.aliases.get(static, static)
         return traced, static
 
-    def call(self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        traced, static = split_instance(instance)
-        if self.aliases:
-            static = self.aliases.get(static, static)
-        # The core reads the instance only if it traces, at its start (so nesting is safe).
-        _TRACING.instance = instance
-        try:
-            return self.core(traced, static, *args, **kwargs)
-        finally:
-            _TRACING.instance = None
-
     def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         traced, static = self.split(instance)
-        previous = getattr(_TRACING, "instance", None)
+        # The core reads the instance only if it traces, at its start (so nesting is safe).
         _TRACING.instance = instance
         try:
             return getattr(self.core, name)(traced, static, *args, **kwargs), static
         finally:
-            _TRACING.instance = previous
+            _TRACING.instance = None
 
     def clear_cache(self) -> None:
         self.core.clear_cache()
@@ -712,7 +694,7 @@ class BoundJitted:
         self.__self__ = instance
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        # MethodJit.call, inlined: this is the hot path of every jitted method call.
+        # MethodJit.split and .stage, inlined: this is the hot path of every method call.
         method = self._method
         instance = self.__self__
         traced, static = split_instance(instance)
