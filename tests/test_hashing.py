@@ -1,5 +1,6 @@
 """tracer_safe_hash and is_tracer: identical assertions on every matrix row."""
 
+import collections
 import dataclasses
 import warnings
 
@@ -11,7 +12,7 @@ import pytest
 import jaxcompat
 from jaxcompat import is_tracer, tracer_safe_hash
 
-from ._helpers import run_in_threads
+from ._helpers import run_in_threads, run_python
 
 pytestmark = pytest.mark.tracer_hash
 
@@ -33,6 +34,23 @@ class Pair:
     @classmethod
     def tree_unflatten(cls, aux, children):
         return cls(*children)
+
+
+@dataclasses.dataclass(frozen=True)
+class Tagged:
+    """Equality ignores ``note``, so the hash must too."""
+
+    value: object
+    note: str = dataclasses.field(default="", compare=False)
+
+
+@dataclasses.dataclass
+class MutableTagged:  # eq=True and not frozen: unhashable
+    value: object
+    note: str = dataclasses.field(default="", compare=False)
+
+
+Point = collections.namedtuple("Point", "x y")
 
 
 class HashesItsBound:
@@ -160,6 +178,88 @@ def test_self_referential_containers_terminate():
         return t
 
     jax.jit(body)(1.0)
+
+
+def test_equal_values_hash_equal():
+    def equal_pairs(t):
+        shared, pair = [t, 1], Pair(t, [t])  # Pair compares by identity
+        return [
+            ((shared, shared), ([t, 1], [t, 1])),  # shared sub-lists or copies
+            ({"a": [t], "b": 2}, {"b": 2, "a": [t]}),  # dict order
+            ([Tagged(t, "x")], [Tagged(t, "y")]),  # fields equality ignores
+            ([MutableTagged(t, "x")], [MutableTagged(t, "y")]),
+            ([Tagged(1, "x")], [Tagged(1, "y")]),
+            ([Point(t, [2])], [Point(t, [2])]),
+            ({"p": pair, "q": [t]}, {"q": [t], "p": pair}),
+            ([t, 2, "s", None], [t, 2.0, "s", None]),
+            (collections.OrderedDict(a=[t]), collections.OrderedDict(a=[t])),
+        ]
+
+    def body(t):
+        for left, right in equal_pairs(t):
+            assert left == right
+            assert tracer_safe_hash(left) == tracer_safe_hash(right), left
+        return t
+
+    jax.jit(body)(1.0)
+    for left, right in equal_pairs(jnp.float32(1.0)):
+        assert tracer_safe_hash(left) == tracer_safe_hash(right), left
+
+
+def test_different_leaves_or_structure_hash_differently():
+    # Not promised in general (hashes may collide), but these must not, or it is a poor hash.
+    def body(t):
+        u = t + 1
+        big = [(t, [t, t]) for _ in range(300)]
+        other = [(t, [t, t]) for _ in range(299)] + [(t, [t, u])]
+        assert tracer_safe_hash(big) != tracer_safe_hash(other)
+        assert tracer_safe_hash([t, [t]]) != tracer_safe_hash([[t], t])
+        assert tracer_safe_hash({"a": t}) != tracer_safe_hash({"b": t})
+        assert tracer_safe_hash([t, 1]) != tracer_safe_hash([t, 2])
+        return t
+
+    jax.jit(body)(1.0)
+
+
+def test_cycles_through_pytree_nodes_and_deep_nesting_neither_crash_nor_raise():
+    # In a fresh interpreter, so that a crash in JAX's C++ flatten reports as a failure.
+    code = """
+import jax, jax.numpy as jnp, warnings
+from jaxcompat import tracer_safe_hash
+warnings.simplefilter("error")
+
+@jax.tree_util.register_pytree_node_class
+class Node:
+    def __init__(self, children):
+        self.children = children
+    def tree_flatten(self):
+        return (self.children,), None
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+def nested(depth, leaf):
+    tree = [leaf]
+    for _ in range(depth):
+        tree = [tree, 1]
+    return tree
+
+def body(t):
+    node = Node([t])
+    node.children.append(node)  # a cycle through a pytree node
+    outer = {"node": node, "t": t}
+    for obj in (node, outer, [node], nested(150, t), nested(5000, t), nested(150, node)):
+        assert tracer_safe_hash(obj) == tracer_safe_hash(obj)
+    assert tracer_safe_hash(nested(150, t)) == tracer_safe_hash(nested(150, t))
+    return t
+
+jax.jit(body)(1.0)
+body(jnp.float32(1.0))
+print("ok")
+"""
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().endswith("ok")
 
 
 def test_objects_that_cannot_be_inspected_still_hash():

@@ -9,9 +9,12 @@ FutureWarning in 0.4.30-0.4.35 (jax-ml/jax#21517), and a TypeError from 0.4.36 o
 from __future__ import annotations
 
 import dataclasses
+import gc
 import sys
 import types
 from collections.abc import Callable
+from itertools import chain, compress
+from operator import countOf
 from typing import Any
 
 import jax
@@ -26,6 +29,7 @@ ATOMIC_TYPES: frozenset[type] = frozenset(
 )
 
 _CYCLE = hash("jaxcompat.tracer_safe_hash: cycle")
+_TOO_DEEP = hash("jaxcompat.tracer_safe_hash: too deep")
 
 
 class _ByType(dict[type, bool]):
@@ -56,15 +60,22 @@ def is_tracer(x: object) -> bool:
 def _structural_hash(obj: Any, active: set[int]) -> int:
     """Hash ``obj`` by structure, tracers and jax Arrays by identity, never raising.
 
-    ``active`` holds the mutable containers being hashed: a cycle must pass through one.
+    The fallback for what JAX's pytree flatten cannot take. ``active`` holds the mutable
+    containers being hashed: a cycle must pass through one.
     """
     cls = type(obj)
     if cls in ATOMIC_TYPES:
         return hash(obj)
     if HASHES_BY_IDENTITY[cls]:
-        return object.__hash__(obj)
+        return id(obj)
     if cls is tuple:  # immutable: cannot close a cycle by itself
         return hash((cls, tuple(_hash_items(obj, active))))
+    if HAS_OWN_HASH[cls]:
+        # Its own __hash__ agrees with its own __eq__; structure might not (compare=False).
+        try:
+            return hash(obj)
+        except Exception:  # the hash reached a tracer (JAX >= 0.4.36)
+            pass
     key = id(obj)
     if key in active:
         return _CYCLE
@@ -75,12 +86,20 @@ def _structural_hash(obj: Any, active: set[int]) -> int:
         active.discard(key)
 
 
+def walk_hash(obj: Any) -> int:
+    """:func:`_structural_hash` from the top, never raising."""
+    try:
+        return _structural_hash(obj, set())
+    except RecursionError:  # nested deeper than the interpreter's recursion limit
+        return hash((type(obj), _TOO_DEEP))
+
+
 def _hash_items(items: Any, active: set[int]) -> list[int]:
     # Leaves are handled inline: a pytree of tracers is mostly leaves.
     return [
         hash(item)
         if type(item) in ATOMIC_TYPES
-        else object.__hash__(item)
+        else id(item)
         if HASHES_BY_IDENTITY[type(item)]
         else _structural_hash(item, active)
         for item in items
@@ -98,9 +117,13 @@ def _hash_parts(obj: Any, cls: type, active: set[int]) -> int:
         return hash((cls, frozenset(_structural_hash(item, active) for item in obj)))
     if isinstance(obj, np.ndarray):
         return hash((cls, obj.shape, obj.dtype.str, obj.tobytes()))
+    if dataclasses.is_dataclass(obj):
+        # The fields dataclass equality compares, and no others.
+        compared = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.compare)
+        return hash((cls, _structural_hash(compared, active)))
     treedef: Any = None
     try:
-        leaves, treedef = jax.tree_util.tree_flatten(obj)
+        leaves, treedef = jax.tree_util.tree_flatten(obj, is_leaf=lambda x: x is not obj)
     except Exception:  # a pytree whose flatten function fails
         leaves = [obj]
     if treedef is not None and not (len(leaves) == 1 and leaves[0] is obj):  # a pytree node
@@ -108,10 +131,7 @@ def _hash_parts(obj: Any, cls: type, active: set[int]) -> int:
             structure = hash(treedef)
         except Exception:  # auxiliary data that cannot be hashed
             structure = treedef.num_leaves
-        return hash((cls, structure, tuple([_structural_hash(x, active) for x in leaves])))
-    if dataclasses.is_dataclass(obj):
-        fields = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
-        return hash((cls, _structural_hash(fields, active)))
+        return hash((cls, structure, tuple(_hash_items(leaves, active))))
     state = _instance_state(obj)
     if state is not None:
         return hash((cls, _structural_hash(state, active)))
@@ -130,21 +150,156 @@ def _instance_state(obj: object) -> dict[str, Any] | None:
     return state or None
 
 
-def make_tracer_safe_hash(release_hash: Callable[[Any], int]) -> Callable[[Any], int]:
+def _has_own_hash(cls: type) -> bool:
+    # Neither unhashable (None) nor the identity hash every object inherits.
+    own: object = cls.__hash__
+    return own is not None and own is not object.__hash__ and cls is not tuple
+
+
+#: True for types that define their own ``__hash__``.
+HAS_OWN_HASH = _ByType(_has_own_hash)
+
+
+def _flatten_kind(cls: type, sample: object) -> str:
+    # How JAX's flatten treats objects of type cls: "scan" for lists, tuples and dicts (and
+    # their subclasses), whose items gc.get_referents lists; "node" for the other types it
+    # recurses into; "leaf" for the rest. Registration is per type, so one sample decides, and
+    # it is flattened one level only, so that a cycle below it is not followed.
+    if issubclass(cls, (list, tuple, dict)):
+        return "scan"
+    try:
+        children = jax.tree_util.tree_flatten(sample, is_leaf=lambda x: x is not sample)[0]
+    except Exception:  # a flatten function that fails: JAX's flatten raises too, no crash
+        return "leaf"
+    return "node" if children and not (len(children) == 1 and children[0] is sample) else "leaf"
+
+
+# The types seen so far, by kind (see _flatten_kind).
+_SCAN: set[type] = set()
+_NODE: set[type] = set()
+_DICT: set[type] = set()
+_KNOWN: set[type] = set()
+_IS_SCANNED: dict[type, bool] = {}
+_IS_DICT: dict[type, bool] = {}
+
+#: How deep :func:`acyclic_tree_flatten` lets JAX's flatten recurse.
+MAX_FLATTEN_DEPTH = 100
+
+
+class UnsafeToFlatten(ValueError):
+    """The pytree may be self-referential, or nests deeper than JAX's flatten can recurse."""
+
+
+def acyclic_tree_flatten(obj: Any) -> tuple[list[Any], Any, int]:
+    """``jax.tree_util.tree_flatten``, after checking that ``obj`` has no cycle to recurse into.
+
+    JAX's C++ flatten is not safe on a self-referential container. jaxlib 0.4.13 overflows the
+    C stack (a segfault); later releases raise, but a cycle through a dict leaks the
+    interpreter's recursion counter, and from then on unrelated code raises RecursionError.
+    The check walks lists, tuples and dicts breadth-first in C (``gc.get_referents``). It
+    raises :class:`UnsafeToFlatten` past :data:`MAX_FLATTEN_DEPTH` levels, which a cycle
+    always reaches, or on a custom pytree node with children, which it cannot look into.
+
+    Returns the leaves, the treedef and a hash of the dict keys met on each level, since the
+    treedef's own hash leaves dict keys out.
+    """
+    level = [obj]
+    keys: list[frozenset[Any]] = []
+    for _ in range(MAX_FLATTEN_DEPTH):
+        level_types = list(map(type, level))
+        kinds = set(level_types)
+        for kind in kinds - _KNOWN:
+            found = _flatten_kind(kind, level[level_types.index(kind)])
+            if found != "leaf":
+                (_SCAN if found == "scan" else _NODE).add(kind)
+            _IS_SCANNED[kind] = found == "scan"
+            if issubclass(kind, dict):
+                _DICT.add(kind)
+            _IS_DICT[kind] = issubclass(kind, dict)
+            _KNOWN.add(kind)
+        if not kinds.isdisjoint(_NODE):
+            raise UnsafeToFlatten("holds a custom pytree node, which may close a cycle")
+        if kinds.isdisjoint(_SCAN):
+            leaves, treedef = jax.tree_util.tree_flatten(obj)
+            return leaves, treedef, hash(tuple(keys))
+        if not kinds.isdisjoint(_DICT):
+            dicts = compress(level, map(_IS_DICT.get, level_types))
+            keys.append(frozenset(chain.from_iterable(dicts)))
+        if len(kinds) > 1:  # keep the containers (dict.get is the fastest test in C)
+            level = list(compress(level, map(_IS_SCANNED.get, level_types)))
+        level = gc.get_referents(*level)
+    raise UnsafeToFlatten(f"nested deeper than {MAX_FLATTEN_DEPTH} levels, or self-referential")
+
+
+def _identities_by_id(objects: list[Any]) -> tuple[int, ...]:
+    return tuple(map(id, objects))
+
+
+def _identities_by_address(objects: list[Any]) -> bytes:
+    # An object array's buffer holds the objects' addresses: their ids, packed by numpy in C,
+    # about three times faster than map(id, ...) for a thousand tracers.
+    return np.fromiter(objects, dtype=object, count=len(objects)).tobytes()
+
+
+def _pick_identities() -> Callable[[list[Any]], tuple[int, ...] | bytes]:
+    try:  # numpy < 1.23 cannot build an object array from an iterator
+        probe = object()
+        if _identities_by_address([probe]) == id(probe).to_bytes(
+            np.dtype(np.intp).itemsize, sys.byteorder
+        ):
+            return _identities_by_address
+    except (TypeError, ValueError):
+        pass
+    return _identities_by_id
+
+
+#: The identities of a list of objects, as one hashable value.
+identities = _pick_identities()
+
+
+def make_tracer_safe_hash(
+    release_hash: Callable[[Any], int],
+) -> Callable[[Any], int]:
     """Build ``tracer_safe_hash`` around ``release_hash``, this release's way to call hash.
 
     ``release_hash`` either hashes tracers silently by identity or raises; it must never warn.
-    What it cannot hash is hashed by a walk in Python that tracks the containers it is inside:
-    JAX's C++ pytree flatten cannot be used for this, because a self-referential container
-    overflows the C stack in jaxlib 0.4.13 and corrupts the interpreter's recursion depth
-    after the RecursionError in later releases.
+    What it cannot hash, a pytree holding tracers for instance, is flattened by JAX's C++
+    flatten once :func:`acyclic_tree_flatten` has ruled out a cycle, and hashed by its
+    structure, with the leaves by identity or by their own hash. Anything else (a cycle, a
+    custom pytree node, unsortable dict keys) is hashed by a walk in Python that tracks the
+    containers it is inside.
     """
+
+    def leaf_hash(leaf: Any) -> int:
+        if HASHES_BY_IDENTITY[type(leaf)]:
+            return id(leaf)
+        try:
+            return release_hash(leaf)
+        except Exception:  # an unhashable leaf (a numpy array), or one holding tracers
+            return walk_hash(leaf)
+
+    def hash_unhashable(obj: Any) -> int:
+        try:
+            leaves, treedef, keys = acyclic_tree_flatten(obj)
+            structure = hash((treedef, keys))
+        except Exception:  # a cycle, deep nesting, unsortable dict keys, unhashable aux data
+            return walk_hash(obj)
+        if not leaves:
+            return structure
+        first = leaves[0]
+        if first is obj and len(leaves) == 1:  # not a pytree node: no structure to use
+            return walk_hash(obj)
+        kind = type(first)
+        if HASHES_BY_IDENTITY[kind] and countOf(map(type, leaves), kind) == len(leaves):
+            # The common case, tracers only: their identities, gathered in C.
+            return hash((structure, identities(leaves)))
+        return hash((structure, tuple(map(leaf_hash, leaves))))
 
     def tracer_safe_hash(obj: Any) -> int:
         try:
             return release_hash(obj)
         except Exception:  # unhashable, or hashing reached a tracer (JAX >= 0.4.36)
-            return _structural_hash(obj, set())
+            return hash_unhashable(obj)
 
     return tracer_safe_hash
 
@@ -184,7 +339,9 @@ def has_identity_hash(obj: object) -> bool:
 __all__ = [
     "ATOMIC_TYPES",
     "HASHES_BY_IDENTITY",
+    "MAX_FLATTEN_DEPTH",
     "Tracer",
+    "acyclic_tree_flatten",
     "has_identity_hash",
     "is_tracer",
     "make_tracer_safe_hash",
