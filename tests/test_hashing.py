@@ -196,13 +196,15 @@ def test_equal_values_hash_equal():
         ]
 
     def body(t):
+        # (Equality itself is checked below on concrete values: from Python 3.13 dataclasses
+        # compare field by field, which calls a tracer's __eq__.)
         for left, right in equal_pairs(t):
-            assert left == right
             assert tracer_safe_hash(left) == tracer_safe_hash(right), left
         return t
 
     jax.jit(body)(1.0)
     for left, right in equal_pairs(jnp.float32(1.0)):
+        assert left == right
         assert tracer_safe_hash(left) == tracer_safe_hash(right), left
 
 

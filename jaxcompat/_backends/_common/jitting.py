@@ -24,7 +24,6 @@ import inspect
 import operator
 import pickle
 import sys
-import threading
 import types
 import weakref
 from collections.abc import Callable, Iterable, Mapping
@@ -573,7 +572,21 @@ def _write_back(shadow: Any, before: dict[str, Any], target: Any) -> bool:
     return wrote
 
 
-_TRACING = threading.local()
+def _calling_instance(method: MethodJit) -> Any:
+    """The instance whose call of ``method`` is being traced, or None.
+
+    Found on the calling thread's own stack, in the frame of the call that started the trace
+    (``BoundJitted.__call__`` or ``MethodJit.stage``, which both name it ``instance``). This
+    costs nothing on calls that hit JAX's cache; only a trace looks.
+    """
+    frame: types.FrameType | None = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code in _STARTS_A_TRACE:
+            local = frame.f_locals
+            if local.get("method") is method:
+                return local.get("instance")
+        frame = frame.f_back
+    return None
 
 
 class MethodJit:
@@ -614,7 +627,7 @@ class MethodJit:
         fun = self.fun
 
         def core(self_traced: Any, self_static: Any, /, *args: Any, **kwargs: Any) -> Any:
-            target = getattr(_TRACING, "instance", None)
+            target = _calling_instance(self)
             if self_static is _PYTREE_SELF:
                 shadow = self_traced
             else:
@@ -653,13 +666,9 @@ class MethodJit:
         return traced, static
 
     def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        traced, static = self.split(instance)
-        # The core reads the instance only if it traces, at its start (so nesting is safe).
-        _TRACING.instance = instance
-        try:
-            return getattr(self.core, name)(traced, static, *args, **kwargs), static
-        finally:
-            _TRACING.instance = None
+        method = self  # the core finds this frame by its locals ``method`` and ``instance``
+        traced, static = method.split(instance)
+        return getattr(method.core, name)(traced, static, *args, **kwargs), static
 
     def clear_cache(self) -> None:
         self.core.clear_cache()
@@ -694,17 +703,25 @@ class BoundJitted:
         self.__self__ = instance
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        # MethodJit.split and .stage, inlined: this is the hot path of every method call.
+        # MethodJit.split and .stage, inlined: this is the hot path of every method call. The
+        # core finds this frame by its locals ``method`` and ``instance`` if it traces.
         method = self._method
         instance = self.__self__
-        traced, static = split_instance(instance)
+        # split_instance's first check, inlined: the very attribute objects of last time.
+        last = _LAST_SPLIT.get(type(instance))
+        state = getattr(instance, "__dict__", None)
+        if (
+            last is not None
+            and type(state) is dict
+            and last[0] == tuple(state)
+            and all(map(operator.is_, last[1], state.values()))
+        ):
+            traced, static = last[2]
+        else:
+            traced, static = split_instance(instance)
         if method.aliases:
             static = method.aliases.get(static, static)
-        _TRACING.instance = instance
-        try:
-            return method.core(traced, static, *args, **kwargs)
-        finally:
-            _TRACING.instance = None
+        return method.core(traced, static, *args, **kwargs)
 
     @property
     def __wrapped__(self) -> Callable[..., Any]:
@@ -746,6 +763,9 @@ class BoundJitted:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_jit, (self.__wrapped__, _unbound_options(self._method.options)))
+
+
+_STARTS_A_TRACE = frozenset({BoundJitted.__call__.__code__, MethodJit.stage.__code__})
 
 
 def _unbound_options(options: dict[str, Any]) -> dict[str, Any]:
