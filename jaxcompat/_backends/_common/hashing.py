@@ -175,12 +175,11 @@ def _flatten_kind(cls: type, sample: object) -> str:
 
 
 # The types seen so far, by kind (see _flatten_kind).
-_SCAN: set[type] = set()
-_NODE: set[type] = set()
-_DICT: set[type] = set()
-_KNOWN: set[type] = set()
+# Per type, once: scanned by the check (and a dict?), or a custom node it cannot look into.
+# Dicts, not sets, so that filtering a level is a C-level ``map(dict.get, ...)``.
 _IS_SCANNED: dict[type, bool] = {}
 _IS_DICT: dict[type, bool] = {}
+_NODE: set[type] = set()
 
 #: How deep :func:`acyclic_tree_flatten` lets JAX's flatten recurse.
 MAX_FLATTEN_DEPTH = 100
@@ -208,21 +207,18 @@ def acyclic_tree_flatten(obj: Any) -> tuple[list[Any], Any, int]:
     for _ in range(MAX_FLATTEN_DEPTH):
         level_types = list(map(type, level))
         kinds = set(level_types)
-        for kind in kinds - _KNOWN:
+        for kind in kinds.difference(_IS_SCANNED):
             found = _flatten_kind(kind, level[level_types.index(kind)])
-            if found != "leaf":
-                (_SCAN if found == "scan" else _NODE).add(kind)
-            _IS_SCANNED[kind] = found == "scan"
-            if issubclass(kind, dict):
-                _DICT.add(kind)
+            if found == "node":
+                _NODE.add(kind)
             _IS_DICT[kind] = issubclass(kind, dict)
-            _KNOWN.add(kind)
+            _IS_SCANNED[kind] = found == "scan"
         if not kinds.isdisjoint(_NODE):
             raise UnsafeToFlatten("holds a custom pytree node, which may close a cycle")
-        if kinds.isdisjoint(_SCAN):
+        if not any(map(_IS_SCANNED.__getitem__, kinds)):
             leaves, treedef = jax.tree_util.tree_flatten(obj)
             return leaves, treedef, hash(tuple(keys))
-        if not kinds.isdisjoint(_DICT):
+        if any(map(_IS_DICT.__getitem__, kinds)):
             dicts = compress(level, map(_IS_DICT.get, level_types))
             keys.append(frozenset(chain.from_iterable(dicts)))
         if len(kinds) > 1:  # keep the containers (dict.get is the fastest test in C)
