@@ -13,6 +13,7 @@ import pytest
 
 import jaxcompat
 from jaxcompat import lax as clax
+from jaxcompat._dispatch import backend
 
 
 def _f(x):
@@ -184,6 +185,30 @@ def test_jax_lax_raises_for_a_cond_object_hashing_a_tracer():
     with pytest.raises(TypeError, match="unhashable"):
         jax.jit(lambda y: jax.lax.while_loop(Below(y), lambda v: v + 1.0, 0.0))(3.0)
     assert float(jax.jit(lambda y: clax.while_loop(Below(y), lambda v: v + 1.0, 0.0))(3.0)) == 3
+
+
+# --- pytree structures ---------------------------------------------------------------------
+
+
+@pytest.mark.jax("<0.4.34")
+def test_flatten_up_to_takes_anything_where_a_none_was():
+    # So tracer_safe_hash must not match a new pytree against a kept structure holding a None.
+    # (Some of these releases deprecate it with a DeprecationWarning, but still accept it.)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert jax.tree_util.tree_structure([None, 1]).flatten_up_to([2, 1]) == [1]
+    assert not backend.FLATTEN_UP_TO_CHECKS_NONE
+
+
+@pytest.mark.jax(">=0.4.34")
+def test_flatten_up_to_raises_where_a_none_faces_a_leaf():
+    with pytest.raises(ValueError, match="Expected None"):
+        jax.tree_util.tree_structure([None, 1]).flatten_up_to([2, 1])
+
+
+def test_flatten_up_to_returns_whatever_sits_at_a_leaf_position():
+    # Every release: the reason tracer_safe_hash checks the types of what it gets back.
+    assert jax.tree_util.tree_structure([1, 2]).flatten_up_to([[3], 2]) == [[3], 2]
 
 
 def test_selected_backend_matches_the_release(jax_version):

@@ -11,8 +11,12 @@ import pytest
 
 import jaxcompat
 from jaxcompat import is_tracer, tracer_safe_hash
+from jaxcompat._backends._common.hashing import make_tracer_safe_hash
+from jaxcompat._dispatch import backend
 
 from ._helpers import run_in_threads, run_python
+
+FLATTEN_UP_TO_CHECKS_NONE = backend.FLATTEN_UP_TO_CHECKS_NONE
 
 pytestmark = pytest.mark.tracer_hash
 
@@ -221,6 +225,52 @@ def test_different_leaves_or_structure_hash_differently():
         return t
 
     jax.jit(body)(1.0)
+
+
+def _same_shell_variants(t, u):
+    # Pytrees with the same container type and length at the top, differing further down:
+    # a leaf facing None, a list, a tuple, a namedtuple, a dict, other dict keys, more items.
+    return [
+        [t, u],
+        [None, u],
+        [u, None],
+        [[t], u],
+        [(t,), u],
+        [Point(t, u), u],
+        [(t, u), u],
+        [{"a": t}, u],
+        [{"b": t}, u],
+        [{"a": t, "b": u}, u],
+        [[t, u], u],
+        [[t, [u]], u],
+        [1, u],
+        [t, t],
+    ]
+
+
+def _fresh_tracer_safe_hash():
+    # The selected backend's tracer_safe_hash, built again: nothing hashed, no structure kept.
+    return make_tracer_safe_hash(hash, flatten_up_to_checks_none=FLATTEN_UP_TO_CHECKS_NONE)
+
+
+def test_a_hash_does_not_depend_on_what_was_hashed_before():
+    # tracer_safe_hash keeps the structure of the first pytree of each container type and
+    # length; another pytree under the same key must hash as if it came first.
+    def body(t):
+        u = t * 2
+        variants = _same_shell_variants(t, u)
+        first = [_fresh_tracer_safe_hash()(variant) for variant in variants]
+        assert len(set(first)) == len(variants)  # and they all differ
+        for before in variants:
+            for index, after in enumerate(variants):
+                hasher = _fresh_tracer_safe_hash()
+                hasher(before)
+                assert hasher(after) == first[index], (before, after)
+                assert hasher(after) == first[index], (before, after)
+        return t
+
+    jax.jit(body)(1.0)
+    body(jnp.float32(1.0))  # concrete arrays, hashed by identity too
 
 
 def test_cycles_through_pytree_nodes_and_deep_nesting_neither_crash_nor_raise():

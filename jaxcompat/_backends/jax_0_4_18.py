@@ -26,7 +26,12 @@ from ._common import aot, hashing, jitting
 from ._common.arrays import block_if_array as block_if_array
 from ._common.hashing import is_tracer as is_tracer
 
-tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+#: Whether ``treedef.flatten_up_to`` raises where a None of the treedef faces a leaf: not up to
+#: jaxlib 0.4.33 (measured), so tracer_safe_hash keeps no structure that holds a None.
+FLATTEN_UP_TO_CHECKS_NONE = False
+tracer_safe_hash = hashing.make_tracer_safe_hash(
+    hash, flatten_up_to_checks_none=FLATTEN_UP_TO_CHECKS_NONE
+)
 
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(

@@ -29,7 +29,13 @@ from ._common.control_flow import switch as switch
 from ._common.control_flow import while_loop as while_loop
 from ._common.hashing import is_tracer as is_tracer
 
-tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+#: Whether ``treedef.flatten_up_to`` raises where a None of the treedef faces a leaf: not up to
+#: jaxlib 0.4.33 (measured), so tracer_safe_hash keeps no structure that holds a None. 0.4.34
+#: and 0.4.35 do raise; they share this backend and its safe choice.
+FLATTEN_UP_TO_CHECKS_NONE = False
+tracer_safe_hash = hashing.make_tracer_safe_hash(
+    hash, flatten_up_to_checks_none=FLATTEN_UP_TO_CHECKS_NONE
+)
 hashing.quiet_tracer_hash_inside(jax.core.Tracer, tracer_safe_hash)  # type: ignore[arg-type]
 
 jit, lower, trace = jitting.make_jit(

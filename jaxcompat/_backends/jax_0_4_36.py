@@ -25,7 +25,12 @@ from ._common.control_flow import switch as switch
 from ._common.control_flow import while_loop as while_loop
 from ._common.hashing import is_tracer as is_tracer
 
-tracer_safe_hash = hashing.make_tracer_safe_hash(hash)
+#: Whether ``treedef.flatten_up_to`` raises where a None of the treedef faces a leaf (it does
+#: from jaxlib 0.4.34).
+FLATTEN_UP_TO_CHECKS_NONE = True
+tracer_safe_hash = hashing.make_tracer_safe_hash(
+    hash, flatten_up_to_checks_none=FLATTEN_UP_TO_CHECKS_NONE
+)
 
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
