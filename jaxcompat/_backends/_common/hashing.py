@@ -323,8 +323,11 @@ def make_tracer_safe_hash(
         return hash_leaves(structure, leaves, kinds)
 
     def hash_unhashable(obj: Any) -> int:
-        cls = type(obj)
-        key = (cls, len(obj)) if _IS_SCANNED.get(cls) else None
+        key: tuple[type, int] | None
+        try:  # a list, tuple or dict, or a subclass of one
+            key = (type(obj), len(obj)) if _IS_SCANNED.get(type(obj)) else None
+        except Exception:  # a subclass's own __len__ failed
+            key = None
         if key is not None:
             kept = hash_kept_structure(obj, key)
             if kept is not None:
