@@ -321,8 +321,19 @@ def test_objects_that_cannot_be_inspected_still_hash():
         def __hash__(self):
             raise RuntimeError("no")
 
+    class NoLength(list):
+        def __len__(self):
+            raise RuntimeError("no")
+
     obj = Opaque()
     assert tracer_safe_hash(obj) == tracer_safe_hash(obj)
+
+    def body(t):
+        for tree in (NoLength([t, 1]), [NoLength([t])], {"a": NoLength([t])}):
+            assert tracer_safe_hash(tree) == tracer_safe_hash(tree)
+        return t
+
+    jax.jit(body)(1.0)
 
 
 def test_thread_safe_under_jit():
