@@ -708,20 +708,21 @@ class BoundJitted:
         method = self._method
         instance = self.__self__
         # split_instance's first check, inlined: the very attribute objects of last time.
-        last = _LAST_SPLIT.get(type(instance))
-        state = getattr(instance, "__dict__", None)
-        if (
-            last is not None
-            and type(state) is dict
-            and last[0] == tuple(state)
-            and all(map(operator.is_, last[1], state.values()))
-        ):
-            traced, static = last[2]
-        else:
+        try:
+            state = instance.__dict__
+            names, values, split = _LAST_SPLIT[type(instance)]
+        except (AttributeError, KeyError):  # no instance dict (slots), or a first call
             traced, static = split_instance(instance)
+        else:
+            if names == tuple(state) and all(map(operator.is_, values, state.values())):
+                traced, static = split
+            else:
+                traced, static = split_instance(instance)
         if method.aliases:
             static = method.aliases.get(static, static)
-        return method.core(traced, static, *args, **kwargs)
+        if kwargs:
+            return method.core(traced, static, *args, **kwargs)
+        return method.core(traced, static, *args)
 
     @property
     def __wrapped__(self) -> Callable[..., Any]:
