@@ -13,6 +13,7 @@ nox -s bench | lint | typecheck | report | downstream
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -127,6 +128,7 @@ def _expose_pyenv_interpreters() -> None:
         os.environ["PYENV_VERSION"] = ":".join(versions)
 
 
+@functools.cache  # asked once per row; each answer starts an interpreter
 def _has_python(version: str) -> bool:
     exe = shutil.which(f"python{version}")
     if exe is None:

@@ -11,8 +11,23 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_python(code: str, *, env: dict[str, str] | None = None, path: list[str] | None = None):
-    """Run ``code`` in a fresh interpreter that imports the jaxcompat under test."""
+    """Run ``code`` in a fresh interpreter that imports the jaxcompat under test.
+
+    JAX deprecations that the matrix accelerates (``JAXCOMPAT_TEST_ACCELERATE``, read by
+    conftest.py) are accelerated in the fresh interpreter too, before ``code`` runs.
+    """
     environment = {**os.environ, **(env or {})}
+    accelerate = [n for n in environment.get("JAXCOMPAT_TEST_ACCELERATE", "").split(",") if n]
+    if accelerate:
+        code = (
+            "try:\n"
+            "    from jax._src import deprecations\n"
+            "except ImportError:\n"  # no JAX, or a stand-in that only carries a version
+            "    pass\n"
+            "else:\n"
+            f"    for name in {accelerate!r}:\n"
+            "        deprecations.accelerate(name)\n"
+        ) + code
     entries = [*(path or []), str(ROOT)]
     environment["PYTHONPATH"] = os.pathsep.join(entries)
     return subprocess.run(
@@ -45,3 +60,15 @@ def run_in_threads(worker, count: int) -> list[BaseException]:
     for thread in threads:
         thread.join()
     return errors
+
+
+def stub_jax(directory: Path, version: str) -> list[str]:
+    """Write ``jax`` and ``jaxlib`` packages that only carry ``version``; return the path.
+
+    For the checks jaxcompat makes before it needs JAX itself: a fresh interpreter on this
+    path starts in milliseconds instead of importing the real JAX.
+    """
+    for name in ("jax", "jaxlib"):
+        (directory / name).mkdir()
+        (directory / name / "__init__.py").write_text(f"__version__ = {version!r}\n")
+    return [str(directory)]

@@ -10,7 +10,7 @@ import jaxcompat
 from jaxcompat import _dispatch
 from jaxcompat._dispatch import backend_floors, select_backend
 
-from ._helpers import run_python
+from ._helpers import run_python, stub_jax
 
 FLOORS = backend_floors()
 
@@ -85,14 +85,19 @@ def test_only_the_selected_backend_is_imported():
 
 
 @pytest.mark.subprocess
-def test_environment_variable_forces_a_backend_and_rejects_unknown_names():
+def test_environment_variable_forces_a_backend_and_rejects_unknown_names(tmp_path):
     forced = run_python(
         "import jaxcompat; print(jaxcompat.BACKEND)",
         env={"JAXCOMPAT_BACKEND": jaxcompat.BACKEND},
     )
     assert forced.returncode == 0, forced.stderr
     assert forced.stdout.strip() == jaxcompat.BACKEND
-    unknown = run_python("import jaxcompat", env={"JAXCOMPAT_BACKEND": "jax_0_0_1"})
+    # The name is rejected before any backend, or JAX beyond its version, is imported.
+    unknown = run_python(
+        "import jaxcompat",
+        env={"JAXCOMPAT_BACKEND": "jax_0_0_1"},
+        path=stub_jax(tmp_path, jaxcompat.JAX_VERSION_STRING),
+    )
     assert unknown.returncode != 0
     assert "ImportError" in unknown.stderr
     assert "jax_0_0_1" in unknown.stderr
@@ -109,10 +114,7 @@ def test_missing_jax_says_how_to_install_it():
 
 @pytest.mark.subprocess
 def test_too_old_jax_names_both_releases(tmp_path):
-    for name, version in (("jax", "0.4.12"), ("jaxlib", "0.4.12")):
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "__init__.py").write_text(f"__version__ = {version!r}\n")
-    result = run_python("import jaxcompat", path=[str(tmp_path)])
+    result = run_python("import jaxcompat", path=stub_jax(tmp_path, "0.4.12"))
     assert result.returncode != 0
     assert "ImportError" in result.stderr
     assert "JAX 0.4.12 is installed" in result.stderr
