@@ -88,6 +88,26 @@ def test_other_attributes_are_constants_and_retrace():
     assert len(TRACES) == 3
 
 
+class SlotsAndDict:
+    __slots__ = ("__dict__", "weights")
+
+    def __init__(self):
+        self.offset = 1.0  # in the instance __dict__; weights is a slot, unset for now
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return x + self.offset + (self.weights if hasattr(self, "weights") else 0.0)
+
+
+def test_slot_attributes_set_after_a_call_are_seen():
+    s = SlotsAndDict()
+    assert float(s.apply(jnp.float32(1))) == 2.0
+    s.weights = jnp.float32(10)  # the __dict__ is unchanged; the slot is not
+    assert float(s.apply(jnp.float32(1))) == 12.0
+    s.weights = jnp.float32(20)
+    assert float(s.apply(jnp.float32(1))) == 22.0
+
+
 def test_decorated_method_in_class_body():
     d = Decorated()
     assert jnp.array_equal(d.apply(2.0), jnp.full(3, 3.0))

@@ -500,7 +500,10 @@ def split_instance(instance: Any) -> tuple[Any, Any]:
     dynamic = layout.pick_dynamic(values)
     static = (layout, *layout.pick_static(values))
     if not layout.has_trees:
-        _LAST_SPLIT[cls] = (names, values, (dynamic, static))
+        # Kept only where the whole state is the instance __dict__: BoundJitted.__call__
+        # reuses this split after comparing the __dict__ alone, which misses slot attributes.
+        if plan == _BY_DICT:
+            _LAST_SPLIT[cls] = (names, values, (dynamic, static))
         return dynamic, static
     # Containers and objects: decided per call, since their contents can change.
     trees = []
