@@ -94,7 +94,7 @@ def test_environment_variable_forces_a_backend_and_rejects_unknown_names(tmp_pat
     assert forced.stdout.strip() == jaxcompat.BACKEND
     # The name is rejected before any backend, or JAX beyond its version, is imported.
     unknown = run_python(
-        "import jaxcompat",
+        "import jaxcompat; jaxcompat.jit",
         env={"JAXCOMPAT_BACKEND": "jax_0_0_1"},
         path=stub_jax(tmp_path, jaxcompat.JAX_VERSION_STRING),
     )
@@ -106,7 +106,9 @@ def test_environment_variable_forces_a_backend_and_rejects_unknown_names(tmp_pat
 
 @pytest.mark.subprocess
 def test_missing_jax_says_how_to_install_it():
-    result = run_python("import sys; sys.modules['jax'] = None; import jaxcompat")
+    # Importing jaxcompat succeeds (so that `python -m jaxcompat` can diagnose); the first
+    # name that needs JAX raises.
+    result = run_python("import sys; sys.modules['jax'] = None; import jaxcompat; jaxcompat.jit")
     assert result.returncode != 0
     assert "ImportError: jaxcompat needs JAX, which is not installed" in result.stderr
     assert "pip install jax" in result.stderr
@@ -114,7 +116,7 @@ def test_missing_jax_says_how_to_install_it():
 
 @pytest.mark.subprocess
 def test_too_old_jax_names_both_releases(tmp_path):
-    result = run_python("import jaxcompat", path=stub_jax(tmp_path, "0.4.12"))
+    result = run_python("from jaxcompat import jit", path=stub_jax(tmp_path, "0.4.12"))
     assert result.returncode != 0
     assert "ImportError" in result.stderr
     assert "JAX 0.4.12 is installed" in result.stderr
