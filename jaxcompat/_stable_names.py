@@ -168,7 +168,12 @@ STABLE_NAMES: tuple[StableName, ...] = (
         "set_mesh",
         (
             Source("jax:set_mesh"),
-            Source("jax.sharding:use_mesh", adapter="sharding:set_mesh_from_use_mesh"),
+            # use_mesh of 0.5.0 sets only the abstract mesh.
+            Source(
+                "jax.sharding:use_mesh",
+                adapter="sharding:set_mesh_from_use_mesh",
+                releases=">=0.5.1",
+            ),
             Source("jax.sharding:Mesh", adapter="sharding:set_mesh_from_mesh_context"),
         ),
     ),
@@ -208,9 +213,9 @@ STABLE_NAMES: tuple[StableName, ...] = (
     ),
     StableName(
         "freeze",
-        (Source("jax:freeze"), Source("jax.experimental:freeze")),
-        first="0.6.1",
-        reason=_NO_REFS,
+        (Source("jax:freeze"),),
+        first="0.8.0",
+        reason="there is no public way to read a mutable array reference out before it",
     ),
     # jax.enable_x64 arrived in 0.8.0; jax.experimental.enable_x64, the same context manager
     # (`with enable_x64(True):`), warns from 0.8.0 and is gone in 0.10.
@@ -226,7 +231,12 @@ STABLE_NAMES: tuple[StableName, ...] = (
         "sharding.set_mesh",
         (
             Source("jax.sharding:set_mesh", releases=">=0.7.1"),
-            Source("jax.sharding:use_mesh", adapter="sharding:set_mesh_from_use_mesh"),
+            # use_mesh of 0.5.0 sets only the abstract mesh.
+            Source(
+                "jax.sharding:use_mesh",
+                adapter="sharding:set_mesh_from_use_mesh",
+                releases=">=0.5.1",
+            ),
             Source("jax.sharding:Mesh", adapter="sharding:set_mesh_from_mesh_context"),
         ),
     ),
