@@ -48,20 +48,18 @@ if TYPE_CHECKING:
     from jax import shard_map as shard_map  # type: ignore[attr-defined, unused-ignore]
     from jax import typeof as typeof  # type: ignore[attr-defined, unused-ignore]
 
-    from . import (
-        custom_derivatives,
-        dtypes,
-        errors,
-        experimental,
-        extend,
-        nn,
-        numpy,
-        random,
-        sharding,
-        tree,
-        tree_util,
-        typing,
-    )
+    from . import custom_derivatives as custom_derivatives
+    from . import dtypes as dtypes
+    from . import errors as errors
+    from . import experimental as experimental
+    from . import extend as extend
+    from . import nn as nn
+    from . import numpy as numpy
+    from . import random as random
+    from . import sharding as sharding
+    from . import tree as tree
+    from . import tree_util as tree_util
+    from . import typing as typing
 
 try:
     from ._dispatch import BACKEND, backend

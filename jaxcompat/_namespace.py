@@ -75,16 +75,15 @@ MIRRORED: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-
 def _within(releases: str) -> bool:
     """Whether the installed JAX is in ``releases``, e.g. ``">=0.4.30,<0.6.2"``."""
     for clause in releases.split(","):
         clause = clause.strip()
         operator = clause.rstrip("0123456789.")
         bound = parse_release(clause[len(operator) :])
-        if operator == ">=" and not JAX_VERSION >= bound:
+        if operator == ">=" and not bound <= JAX_VERSION:
             return False
-        if operator == "<" and not JAX_VERSION < bound:
+        if operator == "<" and not bound > JAX_VERSION:
             return False
         if operator not in (">=", "<"):
             raise ValueError(f"unsupported release clause {clause!r}")
@@ -189,8 +188,10 @@ def _lookup(public_name: str, name: str) -> tuple[Any, bool]:
             found = quiet_getattr(jax_module, name)  # a submodule not imported yet
             if isinstance(found, ModuleType):
                 return found, True
-    message = None if name.startswith("_") else _newest_surface_message(
-        public_name, jax_module_name, name
+    message = (
+        None
+        if name.startswith("_")
+        else _newest_surface_message(public_name, jax_module_name, name)
     )
     raise AttributeError(message or f"module {public_name!r} has no attribute {name!r}")
 

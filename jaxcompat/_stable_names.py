@@ -149,8 +149,10 @@ STABLE_NAMES: tuple[StableName, ...] = (
             # swapped positions at 0.7.0: older releases get the newest signature.
             Source("jax:make_mesh", releases=">=0.11.2"),
             Source("jax:make_mesh", adapter="sharding:make_mesh_from_jax"),
-            Source("jax.experimental.mesh_utils:create_device_mesh",
-                   adapter="sharding:make_mesh_from_device_mesh"),
+            Source(
+                "jax.experimental.mesh_utils:create_device_mesh",
+                adapter="sharding:make_mesh_from_device_mesh",
+            ),
         ),
     ),
     StableName("P", (Source("jax:P"), Source("jax.sharding:PartitionSpec"))),
@@ -158,8 +160,10 @@ STABLE_NAMES: tuple[StableName, ...] = (
         "shard_map",
         (
             Source("jax:shard_map"),
-            Source("jax.experimental.shard_map:shard_map",
-                   adapter="sharding:shard_map_from_experimental"),
+            Source(
+                "jax.experimental.shard_map:shard_map",
+                adapter="sharding:shard_map_from_experimental",
+            ),
         ),
     ),
     # jax.sharding.set_mesh of 0.6.0-0.7.0 returns None: only the top-level name (0.7.1) is
@@ -340,8 +344,9 @@ STABLE_NAMES: tuple[StableName, ...] = (
     ),
     # --- jax.extend.core: tracing internals that moved out of jax.core ----------------------
     *(
-        StableName(f"extend.core.{name}", (Source(f"jax.extend.core:{name}"),
-                                            Source(f"jax.core:{name}")))
+        StableName(
+            f"extend.core.{name}", (Source(f"jax.extend.core:{name}"), Source(f"jax.core:{name}"))
+        )
         for name in (
             "ClosedJaxpr",
             "DropVar",

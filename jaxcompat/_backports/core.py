@@ -15,7 +15,9 @@ def unmapped_aval_without_axis_name(jax_unmapped_aval: Callable[..., Any]) -> Ca
     built without it do not have: None removes nothing.
     """
 
-    def unmapped_aval(size: Any, axis: int | None, aval: Any, explicit_mesh_axis: Any = None) -> Any:
+    def unmapped_aval(
+        size: Any, axis: int | None, aval: Any, explicit_mesh_axis: Any = None
+    ) -> Any:
         if explicit_mesh_axis is not None:
             raise TypeError(
                 "jaxcompat.extend.core.unmapped_aval(explicit_mesh_axis=...) needs a JAX "

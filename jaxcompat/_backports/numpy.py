@@ -11,7 +11,7 @@ __all__ = ["clip_from_a_min_a_max", "reshape_from_newshape"]
 def clip_from_a_min_a_max(jax_clip: Callable[..., Any]) -> Callable[..., Any]:
     """``jnp.clip(arr, /, min=None, max=None)`` from the ``clip(a, a_min, a_max)`` of < 0.4.30."""
 
-    def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
         return jax_clip(arr, min, max)
 
     clip.__doc__ = jax_clip.__doc__

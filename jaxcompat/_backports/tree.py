@@ -22,14 +22,15 @@ def tree_all(tree: Any, *, is_leaf: IsLeaf = None) -> bool:
 def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: IsLeaf = None) -> Any:
     """``jax.tree.broadcast`` (JAX 0.6.2): repeat each leaf of a tree prefix over its subtree."""
     prefix_leaves, prefix_def = tree_util.tree_flatten(prefix_tree, is_leaf=is_leaf)
+    treedef_of: Callable[[Any], Any] = tree_util.tree_structure
     try:
-        subtrees = prefix_def.flatten_up_to(full_tree)
+        subtrees = prefix_def.flatten_up_to(full_tree)  # type: ignore[attr-defined, unused-ignore]
     except ValueError as error:
         raise ValueError(f"prefix_tree is not a tree prefix of full_tree: {error}") from None
     broadcast = []
-    for leaf, subtree in zip(prefix_leaves, subtrees):
-        broadcast += [leaf] * tree_util.tree_structure(subtree).num_leaves
-    return tree_util.tree_structure(full_tree).unflatten(broadcast)
+    for leaf, subtree in zip(prefix_leaves, subtrees, strict=True):
+        broadcast += [leaf] * treedef_of(subtree).num_leaves
+    return treedef_of(full_tree).unflatten(broadcast)
 
 
 class _NoIdentity:
@@ -44,7 +45,8 @@ def _halving_reduce(leaves: Sequence[T], operation: Callable[[T, T], T]) -> T:
     # The association order of JAX 0.7.0's reduce_associative: split at the middle, reduce
     # each half, combine. It matters for floating point, so it is kept exactly.
     if len(leaves) == 1:
-        return leaves[0]
+        only: T = leaves[0]
+        return only
     middle = len(leaves) // 2
     return operation(
         _halving_reduce(leaves[:middle], operation), _halving_reduce(leaves[middle:], operation)
@@ -59,7 +61,7 @@ def tree_reduce_associative(
     is_leaf: IsLeaf = None,
 ) -> T:
     """``jax.tree.reduce_associative`` (JAX 0.7.0): reduce the leaves pairwise."""
-    leaves = tree_util.tree_leaves(tree, is_leaf=is_leaf)
+    leaves: list[T] = tree_util.tree_leaves(tree, is_leaf=is_leaf)
     if not leaves:
         if identity is _NO_IDENTITY:
             raise TypeError("Must specify identity for parallel reduction of empty sequence.")

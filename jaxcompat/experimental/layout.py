@@ -1,7 +1,7 @@
-"""``jax.experimental.layout`` on every JAX release, with the newest API where the release can have it.
+"""``jax.experimental.layout`` on every JAX release, with the newest API where the release has it.
 
-Every public name of the installed ``jax.experimental.layout`` is JAX's own object; the names listed for
-this module in ``jaxcompat/_stable_names.py`` resolve to their newest form.
+Every public name of the installed ``jax.experimental.layout`` is JAX's own object; the names that
+``jaxcompat/_stable_names.py`` lists for this module resolve to their newest form.
 """
 
 from typing import TYPE_CHECKING
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from .. import _namespace
 
 if TYPE_CHECKING:
-    from jax.experimental.layout import *  # noqa: F403
+    from jax.experimental.layout import *  # type: ignore[import-not-found, unused-ignore]  # noqa: F403
 
 __getattr__, __dir__ = _namespace.mirror(__name__, globals())
 del _namespace
