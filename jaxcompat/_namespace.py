@@ -19,18 +19,28 @@ warnings; a name that is merely forwarded warns exactly as JAX does.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import threading
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._stable_names import StableName, by_path
 from ._version import JAX_VERSION, JAX_VERSION_STRING, parse_release
+
+if TYPE_CHECKING:
+    from ._stable_names import StableName
 
 __all__ = ["mirror", "resolve"]
 
-_TABLE = by_path()
+
+@functools.cache
+def _table() -> dict[str, StableName]:
+    # Read on the first lookup, not at import: importing jaxcompat stays cheap.
+    from ._stable_names import by_path
+
+    return by_path()
+
 # Resolution imports modules and may build adapters: one lock keeps each name's object unique.
 # Re-entrant, because building one name can look up another.
 _LOCK = threading.RLock()
@@ -135,7 +145,7 @@ def unavailable_message(entry: StableName) -> str:
 
 def resolve(path: str) -> Any:
     """The object that the stable name ``path`` (``"tree.map"``) is on the installed JAX."""
-    entry = _TABLE[path]
+    entry = _table()[path]
     for source in entry.sources:
         if source.releases is not None and not _within(source.releases):
             continue
@@ -164,7 +174,7 @@ def _lookup(public_name: str, name: str) -> tuple[Any, bool]:
     jax_module_name, submodules = MIRRORED[public_name]
     prefix = public_name.removeprefix("jaxcompat").lstrip(".")
     path = f"{prefix}.{name}" if prefix else name
-    if path in _TABLE:
+    if path in _table():
         return resolve(path), True
     if name in submodules:
         return importlib.import_module(f"{public_name}.{name}"), True
@@ -218,7 +228,7 @@ def mirror(
             jax_names = set()
         prefix = public_name.removeprefix("jaxcompat").lstrip(".")
         stable = set()
-        for path in _TABLE:
+        for path in _table():
             head, _, tail = path.rpartition(".")
             if head == prefix:
                 try:
