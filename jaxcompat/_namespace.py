@@ -41,6 +41,7 @@ def _table() -> dict[str, StableName]:
 
     return by_path()
 
+
 # Resolution imports modules and may build adapters: one lock keeps each name's object unique.
 # Re-entrant, because building one name can look up another.
 _LOCK = threading.RLock()
