@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 from ._version import JAX_VERSION, JAX_VERSION_STRING, parse_release
 
 if TYPE_CHECKING:
-    from ._stable_names import StableName
+    from ._stable_names import Source, StableName
 
-__all__ = ["mirror", "resolve"]
+__all__ = ["MIRRORED", "mirror", "resolve", "select_source"]
 
 
 @functools.cache
@@ -144,17 +144,24 @@ def unavailable_message(entry: StableName) -> str:
     )
 
 
-def resolve(path: str) -> Any:
-    """The object that the stable name ``path`` (``"tree.map"``) is on the installed JAX."""
-    entry = _table()[path]
-    for source in entry.sources:
+def select_source(path: str) -> tuple[Source, Any] | None:
+    """The source of the stable name ``path`` that the installed JAX uses, and its object."""
+    for source in _table()[path].sources:
         if source.releases is not None and not _within(source.releases):
             continue
         found = _locate(source.where)
-        if found is _MISSING:
-            continue
-        return _adapter(source.adapter)(found) if source.adapter else found
-    raise AttributeError(unavailable_message(entry))
+        if found is not _MISSING:
+            return source, found
+    return None
+
+
+def resolve(path: str) -> Any:
+    """The object that the stable name ``path`` (``"tree.map"``) is on the installed JAX."""
+    selected = select_source(path)
+    if selected is None:
+        raise AttributeError(unavailable_message(_table()[path]))
+    source, found = selected
+    return _adapter(source.adapter)(found) if source.adapter else found
 
 
 def _newest_surface_message(public_name: str, jax_module: str, name: str) -> str | None:
