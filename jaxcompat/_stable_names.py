@@ -190,7 +190,7 @@ STABLE_NAMES: tuple[StableName, ...] = (
     StableName(
         "get_abstract_mesh",
         (Source("jax:get_abstract_mesh"), Source("jax.sharding:get_abstract_mesh")),
-        first="0.6.0",
+        first="0.5.3",
         reason="there is no abstract mesh before it",
     ),
     StableName(
@@ -253,13 +253,13 @@ STABLE_NAMES: tuple[StableName, ...] = (
     StableName(
         "sharding.get_abstract_mesh",
         (Source("jax.sharding:get_abstract_mesh"),),
-        first="0.6.0",
+        first="0.5.3",
         reason="there is no abstract mesh before it",
     ),
     StableName(
         "sharding.AxisType",
         (Source("jax.sharding:AxisType"),),
-        first="0.6.0",
+        first="0.5.3",
         reason=_NO_EXPLICIT_SHARDING,
     ),
     StableName(
@@ -330,7 +330,7 @@ STABLE_NAMES: tuple[StableName, ...] = (
             Source("jax.experimental.layout:Format"),
             Source("jax.experimental.layout:Layout", releases="<0.6.2"),
         ),
-        first="0.4.30",
+        first="0.4.27",
         reason="jax.experimental.layout has no Format (then named Layout) before it",
     ),
     StableName(
@@ -339,7 +339,7 @@ STABLE_NAMES: tuple[StableName, ...] = (
             Source("jax.experimental.layout:Layout", releases=">=0.7.0"),
             Source("jax.experimental.layout:DeviceLocalLayout"),
         ),
-        first="0.4.30",
+        first="0.4.26",
         reason="jax.experimental.layout has no Layout (then named DeviceLocalLayout) before it",
     ),
     # --- jax.extend.core: tracing internals that moved out of jax.core ----------------------
@@ -376,12 +376,16 @@ STABLE_NAMES: tuple[StableName, ...] = (
             first="0.4.36",
             reason=_NO_STACKLESS,
         )
-        for name in (
-            "TraceTag",
-            "get_opaque_trace_state",
-            "set_current_trace",
-            "take_current_trace",
-        )
+        for name in ("TraceTag", "set_current_trace", "take_current_trace")
+    ),
+    StableName(
+        "extend.core.get_opaque_trace_state",
+        (
+            Source("jax.extend.core:get_opaque_trace_state"),
+            Source("jax.core:get_opaque_trace_state"),
+        ),
+        first="0.4.34",
+        reason=_NO_STACKLESS,
     ),
     # The jit primitive was named pjit_p until 0.7.0.
     StableName(

@@ -283,7 +283,7 @@ def test_make_mesh_axis_types_are_explicit_where_the_release_has_them():
         auto = jaxcompat.sharding.AxisType.Auto
         assert tuple(jaxcompat.make_mesh((2,), ("x",), (auto,)).axis_types) == (auto,)
     else:
-        with pytest.raises(TypeError, match=r"axis_types=\.\.\.\) needs JAX 0\.6\.0 or newer"):
+        with pytest.raises(TypeError, match=r"axis_types=\.\.\.\) needs JAX 0\.5\.3 or newer"):
             jaxcompat.make_mesh((2,), ("x",), ("Explicit",))
 
 

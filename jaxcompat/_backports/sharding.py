@@ -30,7 +30,7 @@ def _explicit_axes(count: int) -> tuple[Any, ...] | None:
 
 def _no_axis_types_error() -> TypeError:
     return TypeError(
-        f"jaxcompat.make_mesh(axis_types=...) needs JAX 0.6.0 or newer (jax.sharding.AxisType); "
+        f"jaxcompat.make_mesh(axis_types=...) needs JAX 0.5.3 or newer (jax.sharding.AxisType); "
         f"JAX {JAX_VERSION_STRING} meshes have no axis types. Leave axis_types out."
     )
 
