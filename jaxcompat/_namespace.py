@@ -166,14 +166,15 @@ def resolve(path: str) -> Any:
 
 def _newest_surface_message(public_name: str, jax_module: str, name: str) -> str | None:
     """The AttributeError message for a name the newest JAX has and this one lacks."""
-    _surface = importlib.import_module("jaxcompat._surface")
-    first = _surface.first_release(jax_module, name)
-    if first is None:
+    # The recorded API surface of every matrix row (jaxcompat/_data/api_surface.json).
+    surface = importlib.import_module("jaxcompat._surface")
+    if jax_module not in surface.modules() or name not in surface.newest_names(jax_module):
         return None
+    first = surface.first_row_with_status(jax_module, name, "o")
     return (
         f"{public_name}.{name} is not available on JAX {JAX_VERSION_STRING}: JAX added "
         f"{jax_module}.{name} in {first}, and jaxcompat has no backport of it for older "
-        f"releases. Upgrade JAX to use it, or check for it with hasattr()."
+        "releases yet. Upgrade JAX to use it, or check for it with hasattr()."
     )
 
 
