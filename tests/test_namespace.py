@@ -505,3 +505,45 @@ def test_resolution_is_thread_safe():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+# --- The whole newest surface -----------------------------------------------------------------
+
+
+def _newest_surface():
+    from jaxcompat import _surface
+
+    for public, (jax_module, _) in sorted(_namespace.MIRRORED.items()):
+        if jax_module not in _surface.modules():
+            continue
+        for name in _surface.newest_names(jax_module):
+            # A name that warns on the newest row is deprecated there: not the newest API.
+            if _surface.status(jax_module, name)[-1] == "o":
+                yield public, jax_module, name
+
+
+def test_every_newest_name_works_or_says_which_release_has_it():
+    from jaxcompat import _surface
+
+    unexplained = []
+    for public, jax_module, name in _newest_surface():
+        module = importlib.import_module(public)
+        try:
+            getattr(module, name)  # warnings are errors
+        except AttributeError as error:
+            path = f"{public}.{name}".removeprefix("jaxcompat.")
+            if path in TABLE:
+                expected = _namespace.unavailable_message(TABLE[path])
+            else:
+                first = _surface.first_row_with_status(jax_module, name, "o")
+                expected = (
+                    f"{public}.{name} is not available on JAX {jaxcompat.JAX_VERSION_STRING}: "
+                    f"JAX added {jax_module}.{name} in {first}, and jaxcompat has no backport "
+                    "of it for older releases yet. Upgrade JAX to use it, or check for it with "
+                    "hasattr()."
+                )
+            if str(error) != expected:
+                unexplained.append(f"{public}.{name}: {error}")
+        except Exception as error:
+            unexplained.append(f"{public}.{name}: {type(error).__name__}: {error}")
+    assert unexplained == []
