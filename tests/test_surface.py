@@ -1,6 +1,7 @@
 """The API surface data: fresh against matrix.yml, true to the installed JAX, and queryable."""
 
 import importlib
+import importlib.util
 import json
 import re
 
@@ -10,7 +11,7 @@ import yaml
 import jaxcompat
 from jaxcompat import _surface
 
-from ._helpers import ROOT
+from ._helpers import ROOT, run_python
 
 MATRIX = [str(row["jax"]) for row in yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]]
 DATA = ROOT / "jaxcompat" / "_data" / "api_surface.json"
@@ -290,3 +291,67 @@ def test_signature_string_notation():
     assert _surface.signature_string(g) == "x,*args,y="
     assert _surface.signature_string(lambda: None) == ""
     assert _surface.signature_string(3) is None
+
+
+@pytest.mark.subprocess
+def test_reading_the_data_imports_no_jax():
+    result = run_python(
+        "import sys\n"
+        "sys.modules['jax'] = None\n"  # importing JAX now fails
+        "from jaxcompat import _surface\n"
+        "print(_surface.first_row_with_status('jax', 'typeof'))\n"
+        "print(sorted(m for m, v in sys.modules.items() if v and m.split('.')[0] == 'jax'))\n"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["0.5.3", "[]"]
+
+
+# --- The merge step (tools/api_surface.py, in the repository only) -------------------------
+
+
+@pytest.fixture
+def tool():
+    path = ROOT / "tools" / "api_surface.py"
+    if not path.is_file():
+        pytest.skip("tools/api_surface.py is not part of this source tree")
+    spec = importlib.util.spec_from_file_location("api_surface_tool", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def probe_result(jax, names, signatures):
+    modules = {m: {"importable": "."} for m in ("jax", "jax.core")}
+    modules["jax"] = {"importable": "o", "names": names}
+    return {"jax": jax, "python": "3.11.7", "modules": modules, "signatures": signatures}
+
+
+def test_merge_joins_rows_in_matrix_order(tool, tmp_path):
+    matrix = tmp_path / "matrix.yml"
+    matrix.write_text("releases:\n  - jax: '0.4.13'\n  - jax: '0.4.18'\n  - jax: '0.4.19'\n")
+    results = tmp_path / "api-results"
+    results.mkdir()
+    rows = {
+        "0.4.13": probe_result("0.4.13", {"f": {"status": "o", "object": "m.f"}}, {"jax.f": "a"}),
+        "0.4.18": probe_result("0.4.18", {"f": {"status": "w", "object": "m.f"}}, {"jax.f": "a"}),
+        "0.4.19": probe_result("0.4.19", {"g": {"status": "o", "object": "m.g"}}, {"jax.g": None}),
+    }
+    for release, data in rows.items():
+        (results / f"{release}.json").write_text(json.dumps(data))
+    merged = tool.merge(results, matrix, lambda path, values: True)
+    assert merged["format"] == _surface.FORMAT
+    assert merged["rows"] == ["0.4.13", "0.4.18", "0.4.19"]
+    assert merged["modules"]["jax"] == {
+        "mirrored": True,
+        "importable": "ooo",
+        "names": {
+            "f": {"status": "ow.", "object": [[0, "m.f"]]},
+            "g": {"status": "..o", "object": [[2, "m.g"]]},
+        },
+    }
+    assert merged["modules"]["jax.core"] == {"mirrored": False, "importable": "...", "names": {}}
+    assert merged["signatures"] == {"jax.f": [[0, "a"], [2, None]], "jax.g": [[0, None]]}
+
+    (results / "0.4.18.json").unlink()
+    with pytest.raises(SystemExit, match=r"no probe result for 1 matrix row\(s\): 0\.4\.18\."):
+        tool.merge(results, matrix, lambda path, values: True)
