@@ -286,9 +286,7 @@ def _runs(values: list[Any], present: Callable[[int], bool]) -> list[list[Any]]:
     return runs
 
 
-def merge(
-    results: Path, matrix: Path, keep_signatures: Callable[[str, list[Any]], bool]
-) -> dict[str, Any]:
+def merge(results: Path, matrix: Path) -> dict[str, Any]:
     """Join the per-row probe files, in matrix.yml order, into the compact data file."""
     rows = matrix_releases(matrix)
     missing = [row for row in rows if not (results / f"{row}.json").is_file()]
@@ -322,8 +320,7 @@ def merge(
     signatures: dict[str, Any] = {}
     for path in sorted({p for data in probes for p in data["signatures"]}):
         values = [data["signatures"].get(path) for data in probes]
-        if keep_signatures(path, values):
-            signatures[path] = _runs(values, lambda i: True)
+        signatures[path] = _runs(values, lambda i: True)
     return {"format": FORMAT, "rows": rows, "modules": modules, "signatures": signatures}
 
 
@@ -340,7 +337,7 @@ def main() -> int:
         data = probe()
         text = json.dumps(data, indent=1, sort_keys=True)
     else:
-        data = merge(args.merge, args.matrix, lambda path, values: True)
+        data = merge(args.merge, args.matrix)
         text = json.dumps(data, separators=(",", ":"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text + "\n")
