@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import inspect
 import json
 import subprocess
 import sys
@@ -161,7 +160,7 @@ def describe(obj: object) -> str:
     """What a name resolves to: `module.qualname`, `module:<name>` or `value:<type>`."""
     if isinstance(obj, types.ModuleType):
         return f"module:{obj.__name__}"
-    if isinstance(obj, type) or inspect.isroutine(obj) or callable(obj):
+    if callable(obj):  # functions, classes, and wrappers such as jitted functions
         module = getattr(obj, "__module__", None)
         qualname = getattr(obj, "__qualname__", None)
         if isinstance(module, str) and isinstance(qualname, str):
@@ -221,7 +220,8 @@ def probe() -> dict[str, Any]:
         already = name in sys.modules
         module, import_warnings, error = _import(name)
         if module is not None and already and name not in loaded_by_jax:
-            # Loaded as a side effect of an earlier probe: ask a fresh interpreter.
+            # Loaded as a side effect of an earlier probe (so its import warnings, if any,
+            # went there): ask a fresh interpreter.
             import_warnings = _import_in_fresh_process(name)
         entry: dict[str, Any] = {
             "importable": "." if module is None else ("w" if import_warnings else "o")
