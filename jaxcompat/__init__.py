@@ -71,7 +71,9 @@ except ImportError as error:
     _JAX_IMPORT_ERROR: ImportError | None = error
 
     def __getattr__(name: str) -> Any:
-        if name.startswith("__"):
+        # Private names (submodules such as jaxcompat._surface, which need no JAX) are left to
+        # the import system.
+        if name.startswith("_"):
             raise AttributeError(f"module 'jaxcompat' has no attribute {name!r}")
         raise ImportError(str(_JAX_IMPORT_ERROR)) from _JAX_IMPORT_ERROR
 

@@ -230,6 +230,14 @@ STABLE_NAMES: tuple[StableName, ...] = (
             Source("jax.experimental:enable_x64"),
         ),
     ),
+    # jax.ad was the deprecated alias of the jax.interpreters.ad module until 0.4.x; from
+    # 0.10.0 it is a new namespace (DontWant, DidntWant, GradRef, GradValue).
+    StableName(
+        "ad",
+        (Source("jax:ad", releases=">=0.10.0"),),
+        first="0.10.0",
+        reason="jax.ad is a different API before it (the old jax.interpreters.ad alias)",
+    ),
     # --- jax.sharding ---------------------------------------------------------------------
     StableName(
         "sharding.set_mesh",
