@@ -158,9 +158,23 @@ class StateError(TypeError):
     """A value in ``self``'s state that a jitted method cannot compare between calls."""
 
 
-def _refuse(path: str, value: Any, why: str) -> StateError:
+#: Where a value sits: a root name such as ``"self"``, or (parent path, parent kind, key).
+#: Built as a chain and formatted only for an error message, so the walk pays nothing.
+Path = Any
+
+
+def path_text(path: Path) -> str:
+    if isinstance(path, str):
+        return path
+    parent, parent_kind, key = path
+    if parent_kind is OBJECT:
+        return f"{path_text(parent)}.{key}"
+    return f"{path_text(parent)}[{key!r}]"
+
+
+def _refuse(path: Path, value: Any, why: str) -> StateError:
     return StateError(
-        f"jaxcompat.jit cannot tell whether {path} ({type(value).__qualname__}) changed "
+        f"jaxcompat.jit cannot tell whether {path_text(path)} ({type(value).__qualname__}) changed "
         f"between calls: {why}. A jitted method compares everything it can reach from self "
         "on every call. Pass the object as an argument instead, keep it on another object, "
         "or make self static with static_argnums=0 (self is then hashed and compared with "
@@ -168,7 +182,7 @@ def _refuse(path: str, value: Any, why: str) -> StateError:
     )
 
 
-def _value_kind(value: Any, path: str) -> int:
+def _value_kind(value: Any, path: Path) -> int:
     """VALUE if the object's own hash and == work on it; else how else to walk it."""
     try:
         hash(value)
@@ -210,26 +224,29 @@ class _Same:
         return isinstance(other, _Same) and other.value is self.value
 
 
-def _children(value: Any, node_kind: int, path: str) -> tuple[Any, list[Any], list[str]]:
-    """A node's structure (part of the key), its children and their path suffixes."""
+def _children(value: Any, node_kind: int, path: Path) -> tuple[Any, list[Any]]:
+    """A node's structure (part of the key: its length, keys or names) and its children."""
     if node_kind is LIST or node_kind is TUPLE:
-        children = list(value)
-        return len(children), children, [f"[{i}]" for i in range(len(children))]
+        return len(value), list(value)
     if node_kind is DICT:
-        keys = list(value)
-        return tuple(keys), [value[k] for k in keys], [f"[{k!r}]" for k in keys]
+        return tuple(value), list(value.values())
     if node_kind is OBJECT:
         state = read_state(value)
-        return tuple(state), list(state.values()), [f".{name}" for name in state]
+        return tuple(state), list(state.values())
     children, treedef = flatten_one_level(value)
     try:
         hash(treedef)
     except Exception as error:
         raise _refuse(path, value, "its pytree auxiliary data cannot be hashed") from error
-    return treedef, children, [f"[{i}]" for i in range(len(children))]
+    return treedef, children
 
 
-def describe(value: Any, walk: _Walk, path: str, depth: int) -> Any:
+def _child_path(path: Path, node_kind: int, structure: Any, index: int) -> Path:
+    key = structure[index] if node_kind is DICT or node_kind is OBJECT else index
+    return (path, node_kind, key)
+
+
+def describe(value: Any, walk: _Walk, path: Path, depth: int) -> Any:
     """The static-key entry of ``value``; its arrays are appended to ``walk.arrays``."""
     value_kind = kind(value)
     if value_kind is ATOM:
@@ -263,19 +280,27 @@ def describe(value: Any, walk: _Walk, path: str, depth: int) -> Any:
         return (_REF, visit)
     if depth > MAX_STATE_DEPTH:
         raise ValueError(
-            f"jaxcompat.jit: {path} is nested more than {MAX_STATE_DEPTH} levels deep in "
-            "self's state; a jitted method compares all of that state on every call. Pass "
-            "deep structures as arguments instead."
+            f"jaxcompat.jit: {path_text(path)} is nested more than {MAX_STATE_DEPTH} levels "
+            "deep in self's state; a jitted method compares all of that state on every call. "
+            "Pass deep structures as arguments instead."
         )
     walk.seen[id(value)] = len(walk.seen)
-    before = len(walk.arrays) + walk.refs
-    structure, children, suffixes = _children(value, value_kind, path)
-    entries = tuple(
-        describe(child, walk, path + suffix, depth + 1)
-        for child, suffix in zip(children, suffixes, strict=True)
-    )
-    if walk.counts is not None:
-        walk.counts[id(value)] = len(walk.arrays) + walk.refs - before
+    structure, children = _children(value, value_kind, path)
+    child_types = tuple(map(type, children))
+    if ATOMIC_TYPES.issuperset(child_types):  # only atoms below: compared in one go, in C
+        entries: Any = (tuple(children), child_types)
+        if walk.counts is not None:
+            walk.counts[id(value)] = 0
+    else:
+        before = len(walk.arrays) + walk.refs
+        entries = tuple(
+            (type(child), child)
+            if type(child) in ATOMIC_TYPES
+            else describe(child, walk, _child_path(path, value_kind, structure, i), depth + 1)
+            for i, child in enumerate(children)
+        )
+        if walk.counts is not None:
+            walk.counts[id(value)] = len(walk.arrays) + walk.refs - before
     return (value_kind, type(value), structure, entries)
 
 
@@ -323,29 +348,51 @@ class StateSplitter:
 
     def __init__(self) -> None:
         self._layouts: dict[tuple[Any, ...], Layout] = {}
+        # The last split of state made only of arrays and atoms, which cannot change in
+        # place: the very same attribute objects give the very same split (and key, which
+        # JAX then matches by identity). Replaced whole, so threads never see half of one.
+        self._last_immutable: tuple[type, tuple[str, ...], tuple[Any, ...], Any] | None = None
 
     def split(self, instance: Any) -> tuple[tuple[Any, ...], Any]:
-        if root_kind(instance) is not OBJECT:
+        cls = type(instance)
+        if _STATE_IS_DICT.get(cls):  # most instances: read the __dict__ directly
+            state = instance.__dict__
+        elif root_kind(instance) is OBJECT:
+            state = read_state(instance)
+        else:
             return _split_other(instance)
-        state = read_state(instance)
+        last = self._last_immutable
+        if (
+            last is not None
+            and last[0] is cls
+            and last[1] == tuple(state)
+            and all(map(operator.is_, last[2], state.values()))
+        ):
+            return last[3]  # type: ignore[no-any-return]
         names = tuple(state)
         values = tuple(state.values())
-        layout_key = (type(instance), names, tuple(map(type, values)))
+        layout_key = (cls, names, tuple(map(type, values)))
         layout = self._layouts.get(layout_key)
         if layout is None:
             if len(self._layouts) >= MAX_LAYOUTS:
                 self._layouts.clear()
-            layout = self._layouts[layout_key] = Layout(type(instance), names, values)
+            layout = self._layouts[layout_key] = Layout(cls, names, values)
         arrays = layout.pick_arrays(values)
         if not layout.nested:
-            return arrays, (layout, layout.pick_atoms(values))
+            split = arrays, (layout, layout.pick_atoms(values))
+            self._last_immutable = (cls, names, values, split)
+            return split
         walk = _Walk(instance)
         walk.arrays.extend(arrays)
-        entries = tuple(describe(values[i], walk, "self." + names[i], 1) for i in layout.nested)
+        entries = tuple(
+            describe(values[i], walk, ("self", OBJECT, names[i]), 1) for i in layout.nested
+        )
         return tuple(walk.arrays), (layout, layout.pick_atoms(values), entries)
 
 
 _ROOT_KINDS: dict[type, int] = {}
+# Per type: its instances' state is exactly their __dict__ (no slots, walked by attributes).
+_STATE_IS_DICT: dict[type, bool] = {}
 
 
 def root_kind(instance: Any) -> int:
@@ -362,6 +409,7 @@ def root_kind(instance: Any) -> int:
         else:
             found = PYTREE  # no attributes: walked as a value
         _ROOT_KINDS[cls] = found
+        _STATE_IS_DICT[cls] = found is OBJECT and not _slot_names(cls) and bool(cls.__dictoffset__)
     return found
 
 
@@ -369,7 +417,8 @@ def _split_other(instance: Any) -> tuple[tuple[Any, ...], Any]:
     if isinstance(instance, type):  # a classmethod's cls: its data attributes, arrays static
         walk = _Walk(instance, arrays_static=True)
         state = class_state(instance)
-        entries = tuple(describe(v, walk, f"{instance.__name__}.{k}", 1) for k, v in state.items())
+        name = instance.__name__
+        entries = tuple(describe(v, walk, (name, OBJECT, k), 1) for k, v in state.items())
         return (), (_CLASS_ROOT, instance, tuple(state), entries)
     walk = _Walk(instance)
     walk.seen.clear()
@@ -394,7 +443,7 @@ class Shadow:
         # id of each stand-in (tracer or copy) -> (stand-in, the real object it stands for).
         self.stand_ins: dict[int, tuple[Any, Any]] = {}
 
-    def rebuild(self, value: Any, path: str) -> Any:
+    def rebuild(self, value: Any, path: Path) -> Any:
         value_kind = kind(value)
         if value_kind is ARRAY:
             tracer = next(self.tracers)
@@ -409,7 +458,8 @@ class Shadow:
             built = self.built[key]
             if built is _PENDING:
                 raise ValueError(
-                    f"jaxcompat.jit: {path} refers back to an enclosing tuple or pytree that "
+                    f"jaxcompat.jit: {path_text(path)} refers back to an enclosing tuple or "
+                    "pytree that "
                     "holds arrays; such a cycle cannot be rebuilt around tracers. Break the "
                     "cycle, or keep the arrays out of it"
                 )
@@ -417,16 +467,17 @@ class Shadow:
         if not self.counts.get(key):  # no array or back-reference below: the real object
             self.built[key] = value
             return value
-        _, children, suffixes = _children(value, value_kind, path)
+        structure, children = _children(value, value_kind, path)
+        paths = [_child_path(path, value_kind, structure, i) for i in range(len(children))]
         if value_kind in _MUTABLE:
             copied = _empty_copy(value, value_kind)
             self.built[key] = copied
-            rebuilt = [self.rebuild(c, path + s) for c, s in zip(children, suffixes, strict=True)]
+            rebuilt = [self.rebuild(c, p) for c, p in zip(children, paths, strict=True)]
             _fill(copied, value_kind, value, rebuilt)
             self.copies.append((value, copied, value_kind, _contents(copied, value_kind)))
         else:
             self.built[key] = _PENDING
-            rebuilt = [self.rebuild(c, path + s) for c, s in zip(children, suffixes, strict=True)]
+            rebuilt = [self.rebuild(c, p) for c, p in zip(children, paths, strict=True)]
             copied = _rebuild_immutable(value, value_kind, rebuilt)
             self.built[key] = copied
         self.stand_ins[id(copied)] = (copied, value)
@@ -523,7 +574,7 @@ def shadow(instance: Any, arrays: tuple[Any, ...]) -> tuple[Any, Shadow]:
     state = read_state(instance)
     nested = [name for name, value in state.items() if kind(value) not in (ARRAY, ATOM)]
     for name in nested:
-        describe(state[name], counting, "self." + name, 1)
+        describe(state[name], counting, ("self", OBJECT, name), 1)
     shadowed = Shadow(counting.counts or {}, tracers)
     if not arrays and not counting.refs:
         return instance, shadowed  # nothing to trace: the method runs on the instance itself
@@ -531,9 +582,11 @@ def shadow(instance: Any, arrays: tuple[Any, ...]) -> tuple[Any, Shadow]:
     shadowed.built[id(instance)] = copied
     # Tracers come in split()'s order: the top-level arrays, then those of nested values.
     rebuilt = {
-        name: shadowed.rebuild(v, "self." + name) for name, v in state.items() if kind(v) is ARRAY
+        name: shadowed.rebuild(v, ("self", OBJECT, name))
+        for name, v in state.items()
+        if kind(v) is ARRAY
     }
-    rebuilt.update({name: shadowed.rebuild(state[name], "self." + name) for name in nested})
+    rebuilt.update({name: shadowed.rebuild(state[name], ("self", OBJECT, name)) for name in nested})
     for name, value in state.items():
         object.__setattr__(copied, name, rebuilt.get(name, value))
     shadowed.copies.append((instance, copied, OBJECT, _contents(copied, OBJECT)))

@@ -55,33 +55,24 @@ class MethodJit:
         self.core = make_plain_jit(self._make_core(), _core_options(fun, options), traits)
 
     def call(self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        arrays, key = self.splitter.split(instance)
-        if self.aliases:
-            key = self.aliases.get(key, key)
-        previous = getattr(_calling, "instance", None)
-        _calling.instance = instance
-        try:
-            return self.core(arrays, key, *args, **kwargs)
-        finally:
-            _calling.instance = previous
+        return self.stage(instance, "__call__", args, kwargs)[0]
 
     def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """``lower``, ``trace`` or ``eval_shape`` of the core; returns it with the key used."""
+        """Call the core, or its ``lower``/``trace``/``eval_shape``; return it with the key."""
         arrays, key = self.splitter.split(instance)
         if self.aliases:
             key = self.aliases.get(key, key)
-        previous = getattr(_calling, "instance", None)
-        _calling.instance = instance
+        _calling.instance = instance  # see BoundJitted.__call__
         try:
             return getattr(self.core, name)(arrays, key, *args, **kwargs), key
         finally:
-            _calling.instance = previous
+            _calling.instance = None
 
     def _make_core(self) -> Callable[..., Any]:
         fun = self.fun
 
         def core(self_arrays: Any, self_key: Any, /, *args: Any, **kwargs: Any) -> Any:
-            instance = _calling.instance  # set by call() or stage() on this thread
+            instance = _calling.instance  # set by the call on this thread, read before all else
             shadow, copies = instance_state.shadow(instance, self_arrays)
             out = fun(shadow, *args, **kwargs)
             copies.write_back()
@@ -239,7 +230,20 @@ class BoundJitted:
         self.__self__ = instance
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._method.call(self.__self__, args, kwargs)
+        # MethodJit.call, inlined: this is the hot path of every method call.
+        method = self._method
+        instance = self.__self__
+        arrays, key = method.splitter.split(instance)
+        if method.aliases:
+            key = method.aliases.get(key, key)
+        # The core reads the instance first thing if JAX traces it; a nested call that sets
+        # another one later does no harm, and clearing it keeps no instance alive.
+        _calling.instance = instance
+        out = (
+            method.core(arrays, key, *args, **kwargs) if kwargs else method.core(arrays, key, *args)
+        )
+        _calling.instance = None
+        return out
 
     @property
     def __wrapped__(self) -> Callable[..., Any]:
