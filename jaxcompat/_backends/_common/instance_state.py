@@ -111,15 +111,21 @@ def kind(value: Any) -> int:
     return found
 
 
-@functools.cache
+_SLOT_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _slot_names(cls: type) -> tuple[str, ...]:
-    names: list[str] = []
-    for klass in cls.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
-            if name not in ("__dict__", "__weakref__") and name not in names:
-                names.append(name)
-    return tuple(names)
+    """The slot attributes instances of ``cls`` may have, once per type."""
+    found = _SLOT_NAMES.get(cls)
+    if found is None:
+        names: list[str] = []
+        for klass in cls.__mro__:
+            slots = klass.__dict__.get("__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if name not in ("__dict__", "__weakref__") and name not in names:
+                    names.append(name)
+        found = _SLOT_NAMES[cls] = tuple(names)
+    return found
 
 
 def read_state(obj: Any) -> dict[str, Any]:
@@ -509,7 +515,8 @@ class Shadow:
 
 def _setter(original: Any, copied_kind: int) -> Callable[[Any, Any], None]:
     if copied_kind is DICT:
-        return original.__setitem__
+        setter: Callable[[Any, Any], None] = original.__setitem__
+        return setter
     # object.__setattr__: the method's own assignment already went through __setattr__.
     return functools.partial(object.__setattr__, original)
 
@@ -522,7 +529,7 @@ def _empty_copy(value: Any, value_kind: int) -> Any:
     if value_kind is OBJECT:
         cls = type(value)
         try:
-            return cls.__new__(cls)
+            return cls.__new__(cls)  # type: ignore[call-overload]
         except TypeError:  # a __new__ that needs arguments
             return object.__new__(cls)
     copied = copy.copy(value)  # a list or dict subclass, with its own attributes

@@ -46,7 +46,7 @@ def make_jit(
             check_against_signature(fun.__func__, forwarded)
             return staticmethod(make_plain_jit(fun.__func__, forwarded, traits))
         if isinstance(fun, classmethod):  # @jit over @classmethod: binds to the class
-            check_against_signature(fun.__func__, forwarded)
+            check_against_signature(fun.__func__, forwarded)  # type: ignore[unreachable]
             return JittedClassMethod(shared_method_jit(fun.__func__, forwarded, traits))
         if not callable(fun):
             jax.jit(fun)  # type: ignore[unreachable]  # raises JAX's own TypeError

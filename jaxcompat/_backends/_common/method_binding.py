@@ -214,7 +214,7 @@ class JittedClassMethod:
 
     def __init__(self, method: MethodJit) -> None:
         self._method = method
-        functools.update_wrapper(self, method.fun)
+        functools.update_wrapper(self, method.fun)  # type: ignore[arg-type]
 
     def __get__(self, instance: Any, owner: type | None = None) -> BoundJitted:
         return BoundJitted(self._method, owner if owner is not None else type(instance))
