@@ -29,6 +29,7 @@ from typing import Any
 from . import instance_state
 from .jit_object import make_plain_jit, rebuild_jit
 from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames
+from .shadow import shadow_for_trace
 
 #: The instance whose jitted method is being called, per thread (``None`` outside a call).
 _calling = threading.local()
@@ -73,8 +74,8 @@ class MethodJit:
 
         def core(self_arrays: Any, self_key: Any, /, *args: Any, **kwargs: Any) -> Any:
             instance = _calling.instance  # set by the call on this thread, read before all else
-            shadow, copies = instance_state.shadow(instance, self_arrays)
-            out = fun(shadow, *args, **kwargs)
+            stand_in, copies = shadow_for_trace(instance, self_arrays)
+            out = fun(stand_in, *args, **kwargs)
             copies.write_back()
             self._remember_side_effects(instance, self_key)
             return out
