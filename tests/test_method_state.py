@@ -344,3 +344,35 @@ def test_a_static_self_may_hold_anything_its_own_eq_compares():
 
     assert float(Streaming(2.0).apply(3.0)) == 6.0
     assert float(Streaming(4.0).apply(3.0)) == 12.0
+
+
+def test_jitted_functions_held_in_state_follow_their_instance():
+    class Encoder:
+        def __init__(self):
+            self.w = jnp.ones(2)
+            self.shift = 1.0
+
+        def apply(self, x):
+            return self.w * x + self.shift
+
+    class Outer:
+        def __init__(self):
+            self.encoder = Encoder()
+            self.encode = jaxcompat.jit(self.encoder.apply)  # a bound jitted method
+            self.double = jaxcompat.jit(lambda x: 2 * x)
+            self.traces = 0
+
+        @jaxcompat.jit
+        def apply(self, x):
+            self.traces += 1
+            return self.double(self.encode(x))
+
+    outer = Outer()
+    assert jnp.array_equal(outer.apply(1.0), jnp.full(2, 4.0))
+    outer.apply(1.0)
+    assert outer.traces == 1  # holding jitted functions does not force retraces
+    outer.encoder.w = jnp.ones(2) * 3  # an array behind the bound method: traced
+    assert jnp.array_equal(outer.apply(1.0), jnp.full(2, 8.0))
+    assert outer.traces == 1
+    outer.encoder.shift = 0.0  # a value behind it: retraces
+    assert jnp.array_equal(outer.apply(1.0), jnp.full(2, 6.0))

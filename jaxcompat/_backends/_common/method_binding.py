@@ -45,6 +45,10 @@ class MethodJit:
     are traced arguments, and the rest of its state is one static argument.
     """
 
+    # Held by an object whose method is jitted, it is compared by identity: its state is
+    # compiled code, not the object's. (A bound one is walked by its instance.)
+    _jaxcompat_compare_by_identity = True
+
     def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> None:
         self.fun = fun
         self.options = options
@@ -167,6 +171,10 @@ def _unbound_options(options: dict[str, Any]) -> dict[str, Any]:
 class JittedMethod:
     """``@jit`` on a function in a class body: binds to the instance it is looked up on."""
 
+    # Held by an object whose method is jitted, it is compared by identity: its state is
+    # compiled code, not the object's. (A bound one is walked by its instance.)
+    _jaxcompat_compare_by_identity = True
+
     def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> None:
         self._fun = fun
         self._options = options
@@ -212,6 +220,10 @@ class JittedMethod:
 
 class JittedClassMethod:
     """``jit(classmethod(f))``: binds to the class, whose data attributes are its state."""
+
+    # Held by an object whose method is jitted, it is compared by identity: its state is
+    # compiled code, not the object's. (A bound one is walked by its instance.)
+    _jaxcompat_compare_by_identity = True
 
     def __init__(self, method: MethodJit) -> None:
         self._method = method

@@ -63,6 +63,8 @@ def _is_pytree_node(value: Any) -> bool:
 def _kind_of(cls: type, sample: Any) -> int:
     if cls in ATOMIC_TYPES:
         return ATOM
+    if getattr(cls, "_jaxcompat_compare_by_identity", False):  # jaxcompat's own machinery
+        return IDENTITY
     if _is_array_type(cls):
         return ARRAY
     if issubclass(cls, list):
