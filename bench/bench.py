@@ -116,6 +116,59 @@ def bench_method_call(rounds: int) -> Figure:
     )
 
 
+def bench_method_nested_config(rounds: int) -> Figure:
+    import jax
+    import jax.numpy as jnp
+
+    import jaxcompat
+
+    class Optimizer:
+        def __init__(self) -> None:
+            self.rate = 2.0
+            self.betas = (0.9, 0.999)
+            self.schedule = {"warmup": 10, "decay": 0.5}
+
+    class Layers:
+        def __init__(self) -> None:
+            self.sizes = [64, 64, 10]
+            self.activation = "relu"
+            self.optimizer = Optimizer()
+
+    class Config:
+        def __init__(self) -> None:
+            self.name = "mlp"
+            self.seed = 0
+            self.layers = Layers()
+
+    class Model:
+        def __init__(self) -> None:
+            for i in range(10):
+                setattr(self, f"w{i}", jnp.full(4, float(i)))
+            self.config = Config()
+
+        def apply(self, x: Any) -> Any:
+            scale = self.config.layers.optimizer.rate
+            return sum(getattr(self, f"w{i}") for i in range(10)) * x * scale
+
+    def explicit(arrays: tuple[Any, ...], x: Any) -> Any:
+        return sum(arrays) * x * 2.0
+
+    model = Model()
+    arrays = tuple(getattr(model, f"w{i}") for i in range(10))
+    x = jnp.ones(4)
+    ours, theirs = jaxcompat.jit(model.apply), jax.jit(explicit)
+    ratios = interleaved(lambda: ours(x), lambda: theirs(arrays, x), 1000, rounds)
+    return summarize(
+        Figure(
+            "jit: per-call time, method on an object with 10 array attributes and a "
+            "three-level config object",
+            "jax.jit of a function taking the arrays explicitly",
+            1.5,
+        ),
+        ratios,
+    )
+
+
 def bench_import(rounds: int) -> Figure:
     code = (
         "import time, jax; start = time.perf_counter(); import jaxcompat; "
@@ -236,6 +289,7 @@ def bench_lower(rounds: int) -> Figure:
 BENCHMARKS = [
     bench_jit_call,
     bench_method_call,
+    bench_method_nested_config,
     bench_import,
     bench_hash_plain,
     bench_hash_tracers,

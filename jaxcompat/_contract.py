@@ -57,7 +57,9 @@ def block_if_array(tree: T) -> T:
     Leaves everything else alone: Python scalars, numpy arrays, None, strings, other objects
     and tracers (so it can be called inside ``jit``, ``grad`` and ``vmap``). Deleted and
     donated arrays are skipped, since there is nothing to wait for. An error raised by the
-    computation itself propagates. ``tree`` is returned as the same object.
+    computation itself propagates. ``tree`` is returned as the same object. Self-referential
+    and very deep pytrees are handled: each node is visited once, and JAX's own flatten,
+    which crashes on a cycle, never sees one.
     """
     raise NotImplementedError
 
@@ -81,25 +83,43 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     to stage a wrapped function. Where the installed JAX's own jitted function already meets
     all of this (JAX >= 0.6.0, plain functions), that object is returned unchanged.
 
-    Methods: ``jit(obj.method)`` and ``@jit`` on a method in a class body both work, and read
-    the instance's current state on every call, so results never go stale:
+    Methods: ``@jit`` on a method, ``jit(obj.method)``, ``Class.method(obj, ...)``,
+    ``super().method(...)``, classmethods and staticmethods (``@jit`` above or below the
+    ``@classmethod``/``@staticmethod``, and ``jit(C.make)``), and properties returning
+    ``jit(self.f)`` all read the instance's current state on every call, so results never go
+    stale:
 
-    * Attributes holding arrays (jax or numpy), or containers of arrays, are traced
-      arguments: new values reuse the compiled code.
-    * Other attributes are compile-time constants, compared by value (``==``): changing
-      one retraces.
-    * Attributes that are neither arrays nor hashable (a list of strings, a dict keyed by
-      types) are compile-time constants compared by identity: rebinding the attribute
-      retraces, but mutating the object in place is not seen by code already compiled.
-      Objects nested in attributes that are not registered pytrees are likewise constants,
-      so register them as pytrees if their arrays change.
-    * An instance that is a registered pytree is passed as a pytree.
-    * Side effects on ``self`` while tracing (a cache, a counter) land on the real
-      instance, as under ``jax.jit``; values holding tracers are not written back.
+    * The state is everything reachable from ``self``: its attributes (slots included; its
+      ``__getattr__`` is never consulted) and, recursively, the items of lists, tuples, dicts
+      and sets, the attributes of plain objects and dataclasses, and the children of
+      registered pytrees.
+    * Arrays (jax, numpy, tracers) anywhere in it are traced arguments: new values of the same
+      shape and dtype reuse the compiled code.
+    * Everything else is compared by type and value (``==``) on every call: a change at any
+      depth, by rebinding or in place (a list appended to, a dict item set), retraces. Equal
+      state reuses the compiled code, across instances too.
+    * Functions, classes, modules and objects without attributes (a lock) compare by
+      identity; other objects with their own ``__hash__`` (enums, numpy scalars) by their own
+      ``==``. Dataclasses are always compared field by field.
+    * Cycles and shared objects are followed once. State nested more than 200 levels deep,
+      or a tuple or pytree that holds itself and arrays, raises ValueError naming its path.
+    * State with no value to compare (an iterator, a generator, an open file, an object whose
+      ``__eq__`` or ``__hash__`` raises) raises TypeError naming its path, such as
+      ``self.cfg.loader``: pass it as an argument, or make ``self`` static.
+    * A classmethod's state is its class's data attributes; arrays there are constants,
+      compared by identity. An instance that is a registered pytree is walked as that pytree.
+    * While tracing, the method runs on copies of the objects that lead to arrays, holding
+      tracers; everything it assigns, tracers included, is then set on the real objects, as
+      under ``jax.jit``. A tracer left there has escaped: using it, or calling the method
+      again, raises JAX's ``UnexpectedTracerError``. What the method writes while tracing (a
+      counter, a cache) does not force a retrace on the next call.
 
     ``static_argnums``/``donate_argnums`` count from the first argument after ``self`` for
     ``jit(obj.method)``, and from ``self`` (position 0) for ``@jit`` in a class body, where
-    ``static_argnums=0`` makes ``self`` static exactly as in ``jax.jit``.
+    ``static_argnums=0`` makes ``self`` static exactly as in ``jax.jit`` (hashed and compared
+    with its own ``__hash__`` and ``__eq__``). On every release, positions past the last
+    parameter, names that are not parameters, and arguments both static and donated raise
+    the ValueError of the newest ``jax.jit`` when ``jit`` is called.
     """
     raise NotImplementedError
 

@@ -3,6 +3,7 @@
 import functools
 import inspect
 import pickle
+import re
 
 import cloudpickle
 import jax
@@ -206,3 +207,68 @@ def test_concurrent_calls_from_threads():
             assert jnp.array_equal(jitted(x, n), x * n)
 
     assert run_in_threads(worker, 6) == []
+
+
+def _two(x, y):
+    return x + y
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"static_argnums": 2},
+            "Jitted function has static_argnums=(2,), but only accepts 2 positional arguments.",
+        ),
+        (
+            {"static_argnums": -3},
+            "Jitted function has static_argnums=(-3,), but only accepts 2 positional arguments.",
+        ),
+        (
+            {"donate_argnums": (0, 5)},
+            "Jitted function has donate_argnums=(0, 5), but only accepts 2 positional arguments.",
+        ),
+        (
+            {"static_argnames": "z"},
+            "Jitted function has invalid argnames {'z'} in static_argnames. Function does not "
+            "take these args.",
+        ),
+        (
+            {"static_argnums": 0, "donate_argnums": 0},
+            "static_argnames and donate_argnames cannot intersect. Argument names {'x'} appear "
+            "in both static_argnames and donate_argnames",
+        ),
+    ],
+)
+def test_bad_argument_options_raise_the_newest_error(options, message):
+    with pytest.raises(ValueError, match=re.escape(message)) as raised:
+        jaxcompat.jit(_two, **options)
+    assert str(raised.value) == message
+    with pytest.raises(ValueError, match=re.escape(message)) as raised:  # the factory form too
+        jaxcompat.jit(**options)(_two)
+    assert str(raised.value) == message
+
+
+def test_bad_argument_options_on_methods_count_as_the_method_is_given():
+    class Holder:
+        def method(self, x):
+            return x
+
+        @jaxcompat.jit(static_argnums=1)
+        def decorated(self, x):
+            return x
+
+    with pytest.raises(ValueError, match=r"static_argnums=\(1,\), but only accepts 1 positional"):
+        jaxcompat.jit(Holder().method, static_argnums=1)
+    with pytest.raises(ValueError, match=r"invalid argnames \{'y'\} in static_argnames"):
+        jaxcompat.jit(Holder().method, static_argnames="y")
+    with pytest.raises(ValueError, match=r"static_argnums=\(2,\), but only accepts 2 positional"):
+        jaxcompat.jit(Holder.method, static_argnums=2)
+    assert float(Holder().decorated(3.0)) == 3.0
+
+
+def test_variadic_functions_take_any_argument_option():
+    def variadic(*args, **kwargs):
+        return args[0]
+
+    assert float(jaxcompat.jit(variadic, static_argnums=3, static_argnames="k")(1.0)) == 1.0

@@ -1,6 +1,5 @@
 """Methods under jaxcompat.jit: never stale, identical on every matrix row."""
 
-import io
 import threading
 
 import jax
@@ -12,6 +11,23 @@ import jaxcompat
 from ._helpers import run_in_threads
 
 TRACES = []
+
+
+def calc_class():
+    """A fresh class per test, so that no test reuses code another one compiled."""
+
+    class Calc:
+        def __init__(self):
+            self.weights = jnp.arange(3.0)
+            self.mul = True
+            self.names = ["a", "b"]
+
+        def calc(self, x):
+            TRACES.append(1)
+            out = self.weights * x
+            return out * 2 if self.mul else out
+
+    return Calc
 
 
 class Calc:
@@ -61,31 +77,37 @@ def test_bound_method_reads_current_state():
 
 
 def test_array_attributes_are_traced_and_reuse_compiled_code():
-    c = Calc()
+    c = calc_class()()
     jitted = jaxcompat.jit(c.calc)
     jitted(1.0)
     assert len(TRACES) == 1
     c.weights = jnp.ones(3) * 7
     assert jnp.array_equal(jitted(1.0), jnp.full(3, 14.0))
     assert len(TRACES) == 1  # same shapes: the compiled code is reused
-    other = Calc()
-    other.names = c.names  # unhashable attributes compare by identity
-    jaxcompat.jit(other.calc)(1.0)
-    assert len(TRACES) == 1  # another instance with the same layout shares it too
+    other = type(c)()
+    other.weights = jnp.ones(3)
+    assert jnp.array_equal(jaxcompat.jit(other.calc)(1.0), jnp.full(3, 2.0))
+    assert len(TRACES) == 1  # another instance with equal state shares it too
 
 
-def test_other_attributes_are_constants_and_retrace():
-    c = Calc()
+def test_other_attributes_are_constants_compared_by_value():
+    c = calc_class()()
     jitted = jaxcompat.jit(c.calc)
     jitted(1.0)
     c.mul = False
-    jitted(1.0)
+    assert jnp.array_equal(jitted(1.0), jnp.arange(3.0))
     assert len(TRACES) == 2
     jitted(1.0)
     assert len(TRACES) == 2
-    c.names = ["rebound"]  # unhashable: compared by identity
+    c.names = ["a", "b"]  # a new list, equal to the old one: nothing changed
+    jitted(1.0)
+    assert len(TRACES) == 2
+    c.names = ["rebound"]
     jitted(1.0)
     assert len(TRACES) == 3
+    c.names.append("in place")  # mutated in place: seen too
+    jitted(1.0)
+    assert len(TRACES) == 4
 
 
 class SlotsAndDict:
@@ -152,6 +174,7 @@ class PytreeModel:
 
 def test_registered_pytree_instance_is_passed_as_a_pytree():
     model = PytreeModel(jnp.ones(2), "a")
+    PytreeModel.predict.clear_cache()
     assert jnp.array_equal(model.predict(3.0), jnp.full(2, 3.0))
     model.weights = jnp.ones(2) * 2  # jnp.full(2, 2.0) would be weakly typed: a new type
     assert jnp.array_equal(model.predict(3.0), jnp.full(2, 6.0))
@@ -164,8 +187,7 @@ def test_registered_pytree_instance_is_passed_as_a_pytree():
 class Awkward:
     def __init__(self):
         self.by_type = {int: "int", float: "float"}  # does not flatten: keys unsortable
-        self.handle = io.StringIO("text")
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # no value but its identity
         self.params = {"w": jnp.ones(2), "b": jnp.zeros(2)}  # a pytree of arrays
         self.mixed = [jnp.ones(2), "tag", 3]
         self.weights = jnp.ones(2)
@@ -175,13 +197,18 @@ class Awkward:
         return (self.params["w"] * x + self.params["b"] + self.mixed[0]) * self.mixed[2]
 
 
-def test_attributes_that_do_not_flatten_never_break_the_call():
+def test_attributes_that_jax_cannot_flatten_are_compared_too():
     a = Awkward()
     jitted = jaxcompat.jit(a.run)
     assert jnp.array_equal(jitted(1.0), jnp.full(2, 6.0))
     a.params = {"w": jnp.full(2, 2.0), "b": jnp.ones(2)}
     a.mixed = [jnp.zeros(2), "tag", 3]
     assert jnp.array_equal(jitted(1.0), jnp.full(2, 9.0))
+    a.mixed[2] = 4  # in place, inside a list that also holds an array
+    assert jnp.array_equal(jitted(1.0), jnp.full(2, 12.0))
+    a.by_type[int] = "changed"
+    with pytest.raises(AssertionError):  # the method's own assert: it ran on the new state
+        jitted(1.0)
 
 
 def test_lower_a_method():

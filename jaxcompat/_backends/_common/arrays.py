@@ -2,6 +2,12 @@
 
 Seed case: Equinox's ``filter_jit(inline=True)`` crashed with ``'int' object has no attribute
 'block_until_ready'`` because a marker array had been constant-folded to a Python int.
+
+JAX's C++ flatten must never see a self-referential pytree: jaxlib 0.4.13 overflows the C
+stack (a segfault), later releases raise SystemError and can leave the interpreter's
+recursion counter broken. The pytree is first checked by ``acyclic_tree_flatten``; what that
+check cannot clear (a cycle, deep nesting, custom pytree nodes) is walked in Python instead,
+one level at a time, each node once, so cycles are handled and depth costs no stack.
 """
 
 from __future__ import annotations
@@ -10,7 +16,14 @@ from typing import Any, TypeVar
 
 import jax
 
-from .hashing import Tracer, _ByType
+from .hashing import (
+    ATOMIC_TYPES,
+    Tracer,
+    UnsafeToFlatten,
+    _ByType,
+    acyclic_tree_flatten,
+    flatten_one_level,
+)
 
 T = TypeVar("T")
 
@@ -31,6 +44,35 @@ def _block_each(arrays: list[Any]) -> None:
             array.block_until_ready()
 
 
+def _leaves_walked(tree: Any) -> list[Any]:
+    """The leaves of ``tree``, each node visited once, without recursion."""
+    leaves: list[Any] = []
+    stack = [tree]
+    visited: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if type(node) in ATOMIC_TYPES or IS_CONCRETE_ARRAY[type(node)]:
+            leaves.append(node)
+            continue
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        # One level only: every child is a leaf to this flatten, so it cannot recurse.
+        children = flatten_one_level(node)[0]
+        if len(children) == 1 and children[0] is node:
+            leaves.append(node)
+        else:
+            stack.extend(reversed(children))
+    return leaves
+
+
+def _leaves(tree: Any) -> list[Any]:
+    try:
+        return acyclic_tree_flatten(tree)[0]
+    except UnsafeToFlatten:
+        return _leaves_walked(tree)
+
+
 def block_if_array(tree: T) -> T:
     if IS_CONCRETE_ARRAY[type(tree)]:  # fast path: one array
         try:
@@ -39,7 +81,7 @@ def block_if_array(tree: T) -> T:
             if not tree.is_deleted():  # type: ignore[attr-defined]
                 raise
         return tree
-    arrays = [leaf for leaf in jax.tree_util.tree_leaves(tree) if IS_CONCRETE_ARRAY[type(leaf)]]
+    arrays = [leaf for leaf in _leaves(tree) if IS_CONCRETE_ARRAY[type(leaf)]]
     if arrays:
         try:
             jax.block_until_ready(arrays)  # type: ignore[no-untyped-call]

@@ -56,6 +56,25 @@ def is_tracer(x: object) -> bool:
     return isinstance(x, Tracer)
 
 
+def flatten_one_level(node: Any) -> tuple[list[Any], Any]:
+    """``node``'s children and treedef, one level down: every child is a leaf here.
+
+    The root is the only object ``is_leaf`` says no to, so a node that holds itself (or
+    anything else) is never recursed into: this flatten cannot meet a cycle.
+    """
+    asked = False
+
+    def is_leaf(_: Any) -> bool:
+        nonlocal asked
+        if asked:
+            return True
+        asked = True  # JAX asks about the root first
+        return False
+
+    leaves, treedef = jax.tree_util.tree_flatten(node, is_leaf=is_leaf)
+    return leaves, treedef
+
+
 def _structural_hash(obj: Any, active: set[int]) -> int:
     """Hash ``obj`` by structure, tracers and jax Arrays by identity, never raising.
 
@@ -122,7 +141,7 @@ def _hash_parts(obj: Any, cls: type, active: set[int]) -> int:
         return hash((cls, _structural_hash(compared, active)))
     treedef: Any = None
     try:
-        leaves, treedef = jax.tree_util.tree_flatten(obj, is_leaf=lambda x: x is not obj)
+        leaves, treedef = flatten_one_level(obj)
     except Exception:  # a pytree whose flatten function fails
         leaves = [obj]
     if treedef is not None and not (len(leaves) == 1 and leaves[0] is obj):  # a pytree node
@@ -167,7 +186,7 @@ def _flatten_kind(cls: type, sample: object) -> str:
     if issubclass(cls, (list, tuple, dict)):
         return "scan"
     try:
-        children = jax.tree_util.tree_flatten(sample, is_leaf=lambda x: x is not sample)[0]
+        children = flatten_one_level(sample)[0]
     except Exception:  # a flatten function that fails: JAX's flatten raises too, no crash
         return "leaf"
     return "node" if children and not (len(children) == 1 and children[0] is sample) else "leaf"
@@ -402,6 +421,7 @@ __all__ = [
     "MAX_REMEMBERED_STRUCTURES",
     "Tracer",
     "acyclic_tree_flatten",
+    "flatten_one_level",
     "has_identity_hash",
     "is_tracer",
     "make_tracer_safe_hash",

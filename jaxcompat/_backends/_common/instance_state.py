@@ -1,0 +1,152 @@
+"""The state a jitted method reads from ``self``, split into traced arrays and a static key.
+
+``jax.jit(obj.method)`` bakes ``obj``'s attributes into the compiled code when it traces, so
+its results go stale when they change. A jitted method instead splits the instance's state
+on every call (:meth:`StateSplitter.split`): its arrays, wherever they sit, become traced
+arguments, so new values reuse the compiled code; everything else becomes one static key,
+compared by JAX with ``==`` (see ``state_walk`` for what the key holds), so any change at
+any depth, in place or by rebinding, retraces. When JAX traces, ``shadow`` rebuilds the
+state around the tracers.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from .state_walk import (
+    ARRAY,
+    ATOM,
+    DICT,
+    IDENTITY,
+    LIST,
+    OBJECT,
+    PYTREE,
+    TUPLE,
+    Walk,
+    class_state,
+    describe,
+    kind,
+    read_state,
+    slot_names,
+)
+
+
+def _picker(indices: list[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    if not indices:
+        return lambda values: ()
+    if len(indices) == 1:
+        index = indices[0]
+        return lambda values: (values[index],)
+    return operator.itemgetter(*indices)
+
+
+class Layout:
+    """Where the arrays, atoms and nested values of one attribute layout sit.
+
+    A layout is a pure function of (class, attribute names, attribute types), memoized per
+    method; it hashes by identity, so it costs nothing in the static key.
+    """
+
+    __slots__ = ("arrays", "atoms", "cls", "names", "nested", "pick_arrays", "pick_atoms")
+
+    def __init__(self, cls: type, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
+        self.cls = cls
+        self.names = names
+        kinds = [kind(value) for value in values]
+        self.arrays = [i for i, k in enumerate(kinds) if k is ARRAY]
+        self.atoms = [i for i, k in enumerate(kinds) if k is ATOM]
+        self.nested = [i for i, k in enumerate(kinds) if k is not ARRAY and k is not ATOM]
+        self.pick_arrays = _picker(self.arrays)
+        self.pick_atoms = _picker(self.atoms)
+
+
+#: How many layouts one method remembers before it starts afresh.
+MAX_LAYOUTS = 256
+
+_PYTREE_ROOT = "pytree"
+_CLASS_ROOT = "class"
+
+
+class StateSplitter:
+    """Splits the instances of one jitted method into (traced arrays, static key)."""
+
+    def __init__(self) -> None:
+        self._layouts: dict[tuple[Any, ...], Layout] = {}
+        # The last split of state made only of arrays and atoms, which cannot change in
+        # place: the very same attribute objects give the very same split (and key, which
+        # JAX then matches by identity). Replaced whole, so threads never see half of one.
+        self._last_immutable: tuple[type, tuple[str, ...], tuple[Any, ...], Any] | None = None
+
+    def split(self, instance: Any) -> tuple[tuple[Any, ...], Any]:
+        cls = type(instance)
+        if _STATE_IS_DICT.get(cls):  # most instances: read the __dict__ directly
+            state = instance.__dict__
+        elif root_kind(instance) is OBJECT:
+            state = read_state(instance)
+        else:
+            return _split_other(instance)
+        last = self._last_immutable
+        if (
+            last is not None
+            and last[0] is cls
+            and last[1] == tuple(state)
+            and all(map(operator.is_, last[2], state.values()))
+        ):
+            return last[3]  # type: ignore[no-any-return]
+        names = tuple(state)
+        values = tuple(state.values())
+        layout_key = (cls, names, tuple(map(type, values)))
+        layout = self._layouts.get(layout_key)
+        if layout is None:
+            if len(self._layouts) >= MAX_LAYOUTS:
+                self._layouts.clear()
+            layout = self._layouts[layout_key] = Layout(cls, names, values)
+        arrays = layout.pick_arrays(values)
+        if not layout.nested:
+            split = arrays, (layout, layout.pick_atoms(values))
+            self._last_immutable = (cls, names, values, split)
+            return split
+        walk = Walk(instance)
+        walk.arrays.extend(arrays)
+        entries = tuple(
+            describe(values[i], walk, ("self", OBJECT, names[i]), 1) for i in layout.nested
+        )
+        return tuple(walk.arrays), (layout, layout.pick_atoms(values), entries)
+
+
+_ROOT_KINDS: dict[type, int] = {}
+# Per type: its instances' state is exactly their __dict__ (no slots, walked by attributes).
+_STATE_IS_DICT: dict[type, bool] = {}
+
+
+def root_kind(instance: Any) -> int:
+    """How ``self`` itself is walked: OBJECT (by attributes), PYTREE, or IDENTITY (a class)."""
+    cls = type(instance)
+    found = _ROOT_KINDS.get(cls)
+    if found is None:
+        if isinstance(instance, type):
+            found = IDENTITY
+        elif kind(instance) in (PYTREE, LIST, TUPLE, DICT):
+            found = PYTREE
+        elif cls.__dictoffset__ or slot_names(cls):
+            found = OBJECT  # even with its own __eq__: every attribute counts
+        else:
+            found = PYTREE  # no attributes: walked as a value
+        _ROOT_KINDS[cls] = found
+        _STATE_IS_DICT[cls] = found is OBJECT and not slot_names(cls) and bool(cls.__dictoffset__)
+    return found
+
+
+def _split_other(instance: Any) -> tuple[tuple[Any, ...], Any]:
+    if isinstance(instance, type):  # a classmethod's cls: its data attributes, arrays static
+        walk = Walk(instance, arrays_static=True)
+        state = class_state(instance)
+        name = instance.__name__
+        entries = tuple(describe(v, walk, (name, OBJECT, k), 1) for k, v in state.items())
+        return (), (_CLASS_ROOT, instance, tuple(state), entries)
+    walk = Walk(instance)
+    walk.seen.clear()
+    entry = describe(instance, walk, "self", 0)
+    return tuple(walk.arrays), (_PYTREE_ROOT, entry)

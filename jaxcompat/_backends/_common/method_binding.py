@@ -1,0 +1,352 @@
+"""Jitted methods: every way a method is bound or called reads ``self`` on every call.
+
+The forms, and what serves them:
+
+* ``@jit`` on a function in a class body gives a :class:`JittedMethod`. Looked up on an
+  instance (``obj.f``, ``super().f``) it returns a :class:`BoundJitted`; called through the
+  class (``C.f(obj, x)``) it takes the instance as its first argument. Under ``@classmethod``
+  the class is the instance; under ``@staticmethod`` the first argument is.
+* ``jit(obj.method)`` gives a :class:`BoundJitted` directly; ``jit(C.make)`` for a
+  classmethod binds to the class. ``jit(classmethod(f))`` gives a :class:`JittedClassMethod`.
+
+Every call goes through :meth:`MethodJit.call`: ``self``'s state is split into traced arrays
+and a static key (``instance_state``), and JAX's jitted *core* runs with them. The core
+receives the instance through :data:`_calling`, which the call sets for its duration on
+its own thread; when JAX traces, the core runs the method on a shadow of the instance
+holding tracers, then writes what the method assigned back onto the real objects.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import types
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from . import instance_state
+from .jit_object import make_plain_jit, rebuild_jit
+from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames
+from .shadow import shadow_for_trace
+
+#: The instance whose jitted method is being called, per thread (``None`` outside a call).
+_calling = threading.local()
+
+#: How many state changes made by tracing itself one method remembers (see ``aliases``).
+MAX_ALIASES = 256
+
+
+class MethodJit:
+    """The compiled form of one method with one set of options, shared by all instances.
+
+    JAX's jitted core takes ``(self_arrays, self_key, *args, **kwargs)``: the instance's arrays
+    are traced arguments, and the rest of its state is one static argument.
+    """
+
+    # Held by an object whose method is jitted, it is compared by identity: its state is
+    # compiled code, not the object's. (A bound one is walked by its instance.)
+    _jaxcompat_compare_by_identity = True
+
+    def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> None:
+        self.fun = fun
+        self.options = options
+        self.splitter = instance_state.StateSplitter()
+        # Static keys that an instance reaches by its own tracing side effects (a counter, a
+        # cache), mapped to the key it was traced with: writing to self while being traced
+        # does not force a retrace on the next call, as under jax.jit.
+        self.aliases: dict[Any, Any] = {}
+        self.core = make_plain_jit(self._make_core(), _core_options(fun, options), traits)
+
+    def call(self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return self.stage(instance, "__call__", args, kwargs)[0]
+
+    def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Call the core, or its ``lower``/``trace``/``eval_shape``; return it with the key."""
+        arrays, key = self.splitter.split(instance)
+        if self.aliases:
+            key = self.aliases.get(key, key)
+        _calling.instance = instance  # see BoundJitted.__call__
+        try:
+            return getattr(self.core, name)(arrays, key, *args, **kwargs), key
+        finally:
+            _calling.instance = None
+
+    def _make_core(self) -> Callable[..., Any]:
+        fun = self.fun
+
+        def core(self_arrays: Any, self_key: Any, /, *args: Any, **kwargs: Any) -> Any:
+            instance = _calling.instance  # set by the call on this thread, read before all else
+            stand_in, copies = shadow_for_trace(instance, self_arrays)
+            out = fun(stand_in, *args, **kwargs)
+            copies.write_back()
+            self._remember_side_effects(instance, self_key)
+            return out
+
+        # JAX maps static/donate names to positions through the signature, so give the core
+        # the method's parameters after two leading slots that replace ``self``.
+        try:
+            parameters = list(inspect.signature(fun).parameters.values())[1:]
+            slots = [
+                inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
+                for name in ("_jaxcompat_self_arrays", "_jaxcompat_self_key")
+            ]
+            core.__signature__ = inspect.Signature(slots + parameters)  # type: ignore[attr-defined]
+        except (TypeError, ValueError):
+            pass
+        core.__name__ = getattr(fun, "__name__", "method")
+        core.__qualname__ = getattr(fun, "__qualname__", core.__name__)
+        core.__module__ = getattr(fun, "__module__", None)  # type: ignore[assignment]
+        return core
+
+    def _remember_side_effects(self, instance: Any, traced_key: Any) -> None:
+        try:
+            key_now = self.splitter.split(instance)[1]
+        except (TypeError, ValueError):  # the method stored something uncomparable: next call says
+            return
+        if key_now != traced_key:
+            if len(self.aliases) >= MAX_ALIASES:
+                self.aliases.clear()
+            self.aliases[key_now] = traced_key
+
+    def clear_cache(self) -> None:
+        self.core.clear_cache()
+        self.aliases.clear()
+
+
+def _core_options(fun: Callable[..., Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The method's options, moved onto the core, whose two first slots replace ``self``."""
+    core_options = dict(options)
+    pairs = (("static_argnums", "static_argnames"), ("donate_argnums", "donate_argnames"))
+    for nums, names in pairs:
+        if nums not in options and names not in options:
+            continue
+        positions, keywords = resolve_argnums_argnames(fun, options.get(nums), options.get(names))
+        core_options[nums] = tuple(0 if i == 0 else i + 1 for i in positions)
+        if names in options or keywords:
+            core_options[names] = keywords
+    core_options["static_argnums"] = (1, *as_tuple(core_options.get("static_argnums")))
+    if not core_options.get("donate_argnames"):
+        core_options.pop("donate_argnames", None)  # may be missing on this release
+    return core_options
+
+
+_SHARED: weakref.WeakKeyDictionary[Any, dict[Any, MethodJit]] = weakref.WeakKeyDictionary()
+
+
+def shared_method_jit(
+    fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits
+) -> MethodJit:
+    """One MethodJit per (function, options), so jit(a.f) and jit(b.f) share compiled code."""
+    try:
+        key = tuple(sorted(options.items()))
+        hash(key)
+        per_function = _SHARED.setdefault(fun, {})
+    except TypeError:  # unhashable options, or a function that cannot be weakly referenced
+        return MethodJit(fun, options, traits)
+    method = per_function.get(key)
+    if method is None:
+        method = per_function[key] = MethodJit(fun, options, traits)
+    return method
+
+
+def bound_method_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options given for ``jit(obj.method)`` count from the argument after self: shift them."""
+    shifted = dict(options)
+    for name in ("static_argnums", "donate_argnums"):
+        if name in shifted:
+            shifted[name] = tuple(i + 1 for i in as_tuple(shifted[name]))
+    return shifted
+
+
+def _unbound_options(options: dict[str, Any]) -> dict[str, Any]:
+    shifted = dict(options)
+    for name in ("static_argnums", "donate_argnums"):
+        if name in shifted:
+            shifted[name] = tuple(i - 1 for i in as_tuple(shifted[name]) if i != 0)
+    return shifted
+
+
+class JittedMethod:
+    """``@jit`` on a function in a class body: binds to the instance it is looked up on."""
+
+    # Held by an object whose method is jitted, it is compared by identity: its state is
+    # compiled code, not the object's. (A bound one is walked by its instance.)
+    _jaxcompat_compare_by_identity = True
+
+    def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> None:
+        self._fun = fun
+        self._options = options
+        self._traits = traits
+        self._method: MethodJit | None = None
+        functools.update_wrapper(self, fun)
+
+    @property
+    def method(self) -> MethodJit:
+        method = self._method
+        if method is None:  # built on first use; a race builds two, and one wins
+            method = self._method = MethodJit(self._fun, self._options, self._traits)
+        return method
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        return BoundJitted(self.method, instance)
+
+    def __call__(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        # C.f(obj, x), what super() chains do by hand; also C.f(x) under @staticmethod.
+        return self.method.call(instance, args, kwargs)
+
+    def lower(self, instance: Any, /, *args: Any, **kwargs: Any) -> BoundLowered:
+        return BoundJitted(self.method, instance).lower(*args, **kwargs)
+
+    def trace(self, instance: Any, /, *args: Any, **kwargs: Any) -> BoundTraced:
+        return BoundJitted(self.method, instance).trace(*args, **kwargs)
+
+    def eval_shape(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return BoundJitted(self.method, instance).eval_shape(*args, **kwargs)
+
+    def clear_cache(self) -> None:
+        if self._method is not None:
+            self._method.clear_cache()
+
+    def __repr__(self) -> str:
+        return f"<jaxcompat.jit of {self._fun!r}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (rebuild_jit, (self._fun, self._options))
+
+
+class JittedClassMethod:
+    """``jit(classmethod(f))``: binds to the class, whose data attributes are its state."""
+
+    # Held by an object whose method is jitted, it is compared by identity: its state is
+    # compiled code, not the object's. (A bound one is walked by its instance.)
+    _jaxcompat_compare_by_identity = True
+
+    def __init__(self, method: MethodJit) -> None:
+        self._method = method
+        functools.update_wrapper(self, method.fun)  # type: ignore[arg-type]
+
+    def __get__(self, instance: Any, owner: type | None = None) -> BoundJitted:
+        return BoundJitted(self._method, owner if owner is not None else type(instance))
+
+
+class BoundJitted:
+    """A jitted method bound to an instance; reads the instance's state on every call."""
+
+    __slots__ = ("__self__", "_method")
+
+    def __init__(self, method: MethodJit, instance: Any) -> None:
+        self._method = method
+        self.__self__ = instance
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # MethodJit.call, inlined: this is the hot path of every method call.
+        method = self._method
+        instance = self.__self__
+        arrays, key = method.splitter.split(instance)
+        if method.aliases:
+            key = method.aliases.get(key, key)
+        # The core reads the instance first thing if JAX traces it; a nested call that sets
+        # another one later does no harm, and clearing it keeps no instance alive.
+        _calling.instance = instance
+        out = (
+            method.core(arrays, key, *args, **kwargs) if kwargs else method.core(arrays, key, *args)
+        )
+        _calling.instance = None
+        return out
+
+    @property
+    def __wrapped__(self) -> Callable[..., Any]:
+        return types.MethodType(self._method.fun, self.__self__)
+
+    @property
+    def __func__(self) -> Callable[..., Any]:
+        return self._method.fun
+
+    @property
+    def __name__(self) -> str:
+        return getattr(self._method.fun, "__name__", "method")
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "__qualname__":  # a class body cannot define it as a property
+            return getattr(self._method.fun, "__qualname__", self.__name__)
+        raise AttributeError(name)
+
+    @property
+    def __doc__(self) -> str | None:  # type: ignore[override]
+        return getattr(self._method.fun, "__doc__", None)
+
+    def lower(self, *args: Any, **kwargs: Any) -> BoundLowered:
+        lowered, key = self._method.stage(self.__self__, "lower", args, kwargs)
+        return BoundLowered(lowered, self._method, self.__self__, key)
+
+    def trace(self, *args: Any, **kwargs: Any) -> BoundTraced:
+        traced, key = self._method.stage(self.__self__, "trace", args, kwargs)
+        return BoundTraced(traced, self._method, self.__self__, key)
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        return self._method.stage(self.__self__, "eval_shape", args, kwargs)[0]
+
+    def clear_cache(self) -> None:
+        self._method.clear_cache()
+
+    def __repr__(self) -> str:
+        return f"<jaxcompat.jit of bound method {self.__qualname__} of {self.__self__!r}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (rebuild_jit, (self.__wrapped__, _unbound_options(self._method.options)))
+
+
+class _BoundStage:
+    __slots__ = ("_instance", "_key", "_method", "_stage")
+
+    def __init__(self, stage: Any, method: MethodJit, instance: Any, key: Any) -> None:
+        self._stage = stage
+        self._method = method
+        self._instance = instance
+        self._key = key
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stage, name)
+
+
+class BoundTraced(_BoundStage):
+    """``trace`` of a jitted method: JAX's ``Traced`` whose ``lower()`` stays bound."""
+
+    __slots__ = ()
+
+    def lower(self, *args: Any, **kwargs: Any) -> BoundLowered:
+        lowered = self._stage.lower(*args, **kwargs)
+        return BoundLowered(lowered, self._method, self._instance, self._key)
+
+
+class BoundLowered(_BoundStage):
+    """``lower`` of a jitted method: JAX's ``Lowered`` whose ``compile()`` stays bound."""
+
+    __slots__ = ()
+
+    def compile(self, *args: Any, **kwargs: Any) -> BoundCompiled:
+        compiled = self._stage.compile(*args, **kwargs)
+        return BoundCompiled(compiled, self._method, self._instance, self._key)
+
+
+class BoundCompiled(_BoundStage):
+    """A compiled method: called with the method's arguments, it reads the instance's arrays.
+
+    The rest of the state is fixed at lowering; calling it after that changed raises.
+    """
+
+    __slots__ = ()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        arrays, key = self._method.splitter.split(self._instance)
+        key = self._method.aliases.get(key, key)
+        if key != self._key:
+            raise ValueError(
+                f"the non-array state of {self._instance!r} changed after this method was "
+                "lowered, so the compiled code no longer matches it; lower it again"
+            )
+        return self._stage(arrays, *args, **kwargs)

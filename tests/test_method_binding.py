@@ -1,0 +1,230 @@
+"""Every way a jitted method is bound or called gives what the plain method gives."""
+
+import dataclasses
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcompat
+
+
+class Base:
+    def __init__(self):
+        self.w = jnp.arange(3.0)
+        self.scale = 2.0
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.w * x * self.scale
+
+    @jaxcompat.jit
+    def twice(self, x):  # a jitted method calling another
+        return self.apply(x) + self.apply(x)
+
+    @jaxcompat.jit(static_argnums=2)
+    def power(self, x, n):  # recursion through a jitted method
+        return x if n == 1 else x * self.scale * self.power(x, n - 1)
+
+    @property
+    def fast(self):
+        return jaxcompat.jit(self.slow)
+
+    def slow(self, x):
+        return self.w + x * self.scale
+
+
+class Child(Base):
+    def __init__(self):
+        super().__init__()
+        self.extra = 1.0
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return super().apply(x) + self.extra
+
+
+def check(got, expected):
+    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-6)
+
+
+def test_decorated_method_bound_method_and_call_through_the_class():
+    b = Base()
+    check(b.apply(2.0), b.w * 4.0)
+    check(jaxcompat.jit(b.apply)(2.0), b.w * 4.0)
+    check(Base.apply(b, 2.0), b.w * 4.0)
+    b.scale = 3.0
+    for call in (b.apply, jaxcompat.jit(b.apply), functools.partial(Base.apply, b)):
+        check(call(2.0), b.w * 6.0)
+
+
+def test_super_chains():
+    c = Child()
+    check(c.apply(2.0), c.w * 4.0 + 1.0)
+    c.extra = 5.0
+    c.scale = 1.0
+    check(c.apply(2.0), c.w * 2.0 + 5.0)
+    check(Child.apply(c, 2.0), c.w * 2.0 + 5.0)
+
+
+def test_jitted_methods_calling_jitted_methods_and_recursion():
+    b = Base()
+    check(b.twice(1.0), b.w * 4.0)
+    check(b.power(jnp.float32(2.0), 3), 2.0 * 2.0 * 2.0 * 2.0 * 2.0)
+    b.scale = 1.0
+    check(b.twice(1.0), b.w * 2.0)
+    check(b.power(jnp.float32(2.0), 3), 8.0)
+
+
+def test_property_returning_a_jitted_function():
+    b = Base()
+    check(b.fast(1.0), b.w + 2.0)
+    b.scale = 10.0
+    check(b.fast(1.0), b.w + 10.0)
+
+
+class WithClassState:
+    factor = 2.0
+    table = jnp.arange(2.0)
+
+    @classmethod
+    def make(cls, x):
+        return cls.table * x * cls.factor
+
+    @classmethod
+    @jaxcompat.jit
+    def make_inner(cls, x):
+        return cls.table * x * cls.factor
+
+    @jaxcompat.jit
+    @classmethod
+    def make_outer(cls, x):
+        return cls.table * x * cls.factor
+
+    @staticmethod
+    @jaxcompat.jit
+    def static_inner(x):
+        return x + 1
+
+    @jaxcompat.jit
+    @staticmethod
+    def static_outer(x):
+        return x + 2
+
+
+@pytest.mark.parametrize("form", ["jit(C.make)", "classmethod over jit", "jit over classmethod"])
+def test_classmethods_read_the_class_on_every_call(form):
+    class C(WithClassState):
+        pass
+
+    def call(x):
+        if form == "jit(C.make)":
+            return jaxcompat.jit(C.make)(x)
+        return (C.make_inner if form == "classmethod over jit" else C.make_outer)(x)
+
+    check(call(3.0), C.make(3.0))
+    C.factor = 5.0
+    check(call(3.0), jnp.arange(2.0) * 15.0)
+    C.table = jnp.ones(2)
+    check(call(3.0), jnp.full(2, 15.0))
+    check(C().make_outer(1.0), C.make(1.0))  # through an instance, as Python binds it
+
+
+def test_staticmethods():
+    c = WithClassState()
+    for owner in (WithClassState, c):
+        assert float(owner.static_inner(1.0)) == 2.0
+        assert float(owner.static_outer(1.0)) == 3.0
+
+
+class Slotted:
+    __slots__ = ("scale", "w")
+
+    def __init__(self):
+        self.w = jnp.ones(2)
+        self.scale = 2.0
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.w * x * self.scale
+
+
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    w: jax.Array
+    cfg: dict
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.w * x * self.cfg["scale"]
+
+
+class Delegating:
+    def __init__(self):
+        self.inner = Base()
+
+    def __getattr__(self, name):  # never consulted for the state the method reads
+        return getattr(self.inner, name)
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.w * x
+
+
+def test_slots_frozen_dataclasses_and_getattr():
+    s = Slotted()
+    check(s.apply(1.0), jnp.full(2, 2.0))
+    s.scale = 3.0
+    check(s.apply(1.0), jnp.full(2, 3.0))
+    f = Frozen(jnp.ones(2), {"scale": 2.0})
+    check(f.apply(1.0), jnp.full(2, 2.0))
+    f.cfg["scale"] = 4.0  # a frozen dataclass's dict still changes in place
+    check(f.apply(1.0), jnp.full(2, 4.0))
+    d = Delegating()
+    check(d.apply(2.0), d.inner.w * 2.0)
+    d.inner.w = jnp.ones(3)
+    check(d.apply(2.0), jnp.full(3, 2.0))
+
+
+@jax.tree_util.register_pytree_node_class
+class Registered:
+    def __init__(self, w, scale):
+        self.w = w
+        self.scale = scale
+
+    def tree_flatten(self):
+        return (self.w,), self.scale
+
+    @classmethod
+    def tree_unflatten(cls, scale, children):
+        return cls(children[0], scale)
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.w * x * self.scale
+
+
+def test_registered_pytrees():
+    r = Registered(jnp.ones(2), 2.0)
+    check(r.apply(1.0), jnp.full(2, 2.0))
+    r.scale = 3.0  # auxiliary data
+    check(r.apply(1.0), jnp.full(2, 3.0))
+    r.w = jnp.zeros(2)
+    check(jaxcompat.jit(r.apply)(1.0), jnp.zeros(2))
+
+
+def test_aot_through_every_form():
+    b = Base()
+    for compiled in (
+        b.apply.lower(2.0).compile(),
+        Base.apply.lower(b, 2.0).compile(),
+        jaxcompat.lower(b.apply, 2.0).compile(),
+        jaxcompat.lower(Base.apply, b, 2.0).compile(),
+    ):
+        check(compiled(2.0), b.w * 4.0)
+    assert Base.apply.trace(b, 2.0).out_info.shape == (3,)
+    b.scale = 9.0
+    with pytest.raises(ValueError, match="changed after this method was lowered"):
+        compiled(2.0)

@@ -1,0 +1,378 @@
+"""What a jitted method reads from self: compared on every call, at any depth.
+
+Every rule of the "Methods" part of ``help(jaxcompat.jit)`` has a test here or in
+test_method_binding.py; all assertions are identical on every matrix row.
+"""
+
+import dataclasses
+import io
+import threading
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcompat
+
+from ._helpers import run_in_threads
+
+
+class Leaf:
+    def __init__(self):
+        self.scale = 2.0
+        self.terms = [1.0, 2.0]
+        self.table = {"offset": 1.0}
+        self.w = jnp.ones(2)
+
+
+class Middle:
+    def __init__(self):
+        self.leaf = Leaf()
+        self.scale = 1.0
+
+
+class Model:
+    """State at depth 1 (self.scale), 2 (self.cfg.x) and 3 (self.cfg.leaf.x)."""
+
+    def __init__(self):
+        self.scale = 1.0
+        self.terms = [0.0]
+        self.cfg = Middle()
+        self.traces = 0
+
+    def plain(self, x):
+        leaf = self.cfg.leaf
+        total = self.scale * self.cfg.scale * leaf.scale * sum(leaf.terms) * sum(self.terms)
+        return leaf.w * x * total + leaf.table["offset"] + self.cfg.scale
+
+    @jaxcompat.jit
+    def apply(self, x):
+        self.traces += 1
+        return self.plain(x)
+
+
+def same_as_plain(model, x=1.0):
+    jitted = model.apply(x)
+    np.testing.assert_allclose(jitted, model.plain(x), rtol=1e-6)
+    return jitted
+
+
+CHANGES = {
+    # depth 1
+    "rebind at depth 1": lambda m: setattr(m, "scale", 3.0),
+    "in place at depth 1": lambda m: m.terms.append(5.0),
+    # depth 2
+    "rebind at depth 2": lambda m: setattr(m.cfg, "scale", 4.0),
+    "rebind an object at depth 2": lambda m: (
+        setattr(m.cfg, "leaf", Leaf()) or setattr(m.cfg.leaf, "scale", 7.0)
+    ),
+    # depth 3
+    "rebind at depth 3": lambda m: setattr(m.cfg.leaf, "scale", 5.0),
+    "in place in a list at depth 3": lambda m: m.cfg.leaf.terms.__setitem__(0, 10.0),
+    "append to a list at depth 3": lambda m: m.cfg.leaf.terms.append(3.0),
+    "in place in a dict at depth 3": lambda m: m.cfg.leaf.table.__setitem__("offset", 9.0),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_never_stale(change):
+    model = Model()
+    model.terms = [1.0]
+    before = same_as_plain(model)
+    CHANGES[change](model)
+    after = same_as_plain(model)
+    assert not np.allclose(before, after), "the change must change the result"
+    same_as_plain(model)
+
+
+def test_equal_state_reuses_the_compiled_code():
+    model = Model()
+    model.terms = [1.0]
+    same_as_plain(model)
+    traces = model.traces
+    model.cfg.leaf.terms = [1.0, 2.0]  # a new list, equal to the old one
+    model.cfg = Middle()  # a new object, equal in every attribute
+    same_as_plain(model)
+    assert model.traces == traces
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_arrays_at_any_depth_are_traced(depth):
+    model = Model()
+    model.terms = [1.0]
+    holder = [model, model.cfg, model.cfg.leaf][depth - 1]
+    holder.extra = jnp.zeros(2)
+    same_as_plain(model)
+    traces = model.traces
+    for value in (1.0, 2.0, 3.0):
+        model.cfg.leaf.w = jnp.ones(2) * value  # new values, same shape: no retrace
+        holder.extra = jnp.ones(2) * value
+        same_as_plain(model)
+    assert model.traces == traces
+
+
+def test_arrays_in_containers_and_dataclasses_are_traced():
+    @dataclasses.dataclass
+    class Params:
+        w: jax.Array
+        b: list
+
+    class Net:
+        def __init__(self):
+            self.params = {"layers": [Params(jnp.ones(2), [jnp.zeros(2), 1.0])]}
+            self.traces = 0
+
+        @jaxcompat.jit
+        def apply(self, x):
+            self.traces += 1
+            p = self.params["layers"][0]
+            return p.w * x + p.b[0] * p.b[1]
+
+    net = Net()
+    assert jnp.array_equal(net.apply(2.0), jnp.full(2, 2.0))
+    net.params["layers"][0].b[0] = jnp.ones(2) * 3  # in place, an array at depth 4
+    assert jnp.array_equal(net.apply(2.0), jnp.full(2, 5.0))
+    assert net.traces == 1
+    net.params["layers"][0].b[1] = 2.0  # a non-array value at the same depth: retraces
+    assert jnp.array_equal(net.apply(2.0), jnp.full(2, 8.0))
+    assert net.traces == 2
+
+
+def test_numpy_arrays_in_state_are_traced():
+    model = Model()
+    model.terms = [1.0]
+    model.cfg.leaf.w = np.ones(2, np.float32)
+    same_as_plain(model)
+    model.cfg.leaf.w[:] = 4.0  # numpy arrays are mutable: changed in place, still seen
+    assert float(same_as_plain(model)[0]) == float(model.plain(1.0)[0])
+
+
+def test_types_count_not_just_equality():
+    model = Model()
+    model.terms = [1.0]
+    same_as_plain(model)
+    model.scale = 1  # equal to 1.0, but another type
+    traces = model.traces
+    same_as_plain(model)
+    assert model.traces == traces + 1
+
+
+class Raises:
+    __slots__ = ()
+
+    def __eq__(self, other):
+        raise RuntimeError("no comparing me")
+
+    def __hash__(self):
+        return 1
+
+
+def _generator():
+    yield 1
+
+
+UNCOMPARABLE = {
+    "generator": _generator,
+    "open file": lambda: io.StringIO("text"),
+    "raising __eq__": Raises,
+}
+
+
+@pytest.mark.parametrize("what", sorted(UNCOMPARABLE))
+def test_uncomparable_state_gets_an_error_naming_its_path(what):
+    model = Model()
+    model.cfg.loader = UNCOMPARABLE[what]()
+    with pytest.raises(TypeError, match=r"cannot tell whether self\.cfg\.loader \("):
+        model.apply(1.0)
+    del model.cfg.loader
+    same_as_plain(model)
+
+
+def test_functions_classes_and_locks_compare_by_identity():
+    model = Model()
+    model.terms = [1.0]
+    model.cfg.activation = jnp.tanh
+    model.cfg.kind = Leaf
+    model.cfg.lock = threading.Lock()
+    same_as_plain(model)
+    traces = model.traces
+    same_as_plain(model)
+    assert model.traces == traces
+    model.cfg.lock = threading.Lock()
+    same_as_plain(model)
+    assert model.traces == traces + 1
+
+
+def test_cycles_in_state_are_compared_and_traced():
+    model = Model()
+    model.terms = [1.0]
+    model.cfg.parent = model  # a back-reference to self
+    model.cfg.leaf.terms.append(model.cfg.leaf.terms)  # a list holding itself
+
+    class Ring:
+        def plain(self, x):
+            return self.cfg.parent.cfg.leaf.w * x * self.cfg.leaf.terms[0]
+
+        @jaxcompat.jit
+        def apply(self, x):
+            return self.plain(x)
+
+    ring = Ring()
+    ring.cfg = model.cfg
+    assert jnp.array_equal(ring.apply(2.0), ring.plain(2.0))
+    model.cfg.leaf.w = jnp.full(2, 3.0)  # reached through the back-reference: traced
+    model.cfg.leaf.terms[0] = 5.0
+    assert jnp.array_equal(ring.apply(2.0), jnp.full(2, 30.0))
+
+
+def test_too_deep_state_gets_a_clear_error():
+    model = Model()
+    chain = []
+    for _ in range(300):
+        chain = [chain]
+    model.cfg.chain = chain
+    with pytest.raises(ValueError, match=r"self\.cfg\.chain(\[0\])+ is nested more than"):
+        model.apply(1.0)
+
+
+class Recorder:
+    def __init__(self):
+        self.w = jnp.ones(2)
+        self.cfg = Leaf()
+        self.log = []
+
+    @jaxcompat.jit
+    def apply(self, x):
+        self.saved = x  # a tracer: lands on the instance, as under jax.jit
+        self.log.append("traced")
+        self.cfg.count = getattr(self.cfg, "count", 0) + 1  # nested, on an object with arrays
+        self.cfg.table["seen"] = True
+        return self.w * x
+
+
+def test_side_effects_while_tracing_land_on_the_instance_tracers_included():
+    recorder = Recorder()
+    cfg = recorder.cfg
+    assert jnp.array_equal(recorder.apply(2.0), jnp.full(2, 2.0))
+    assert recorder.cfg is cfg
+    assert recorder.log == ["traced"]
+    assert cfg.count == 1 and cfg.table == {"offset": 1.0, "seen": True}
+    assert jaxcompat.is_tracer(recorder.saved)
+    assert not jaxcompat.is_tracer(recorder.w)  # what the method only read is untouched
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        jax.jit(lambda y: recorder.saved + y)(1.0)
+    with pytest.raises(jax.errors.UnexpectedTracerError):  # the leak is reported, as in JAX
+        recorder.apply(2.0)
+    del recorder.saved
+    assert jnp.array_equal(recorder.apply(3.0), jnp.full(2, 3.0))
+
+
+def test_eight_threads_mutating_nested_state():
+    def worker(i):
+        model = Model()
+        model.terms = [1.0]
+        for step in range(15):
+            model.cfg.leaf.scale = float(i + step % 3)
+            model.cfg.leaf.terms[0] = float(step % 2)
+            model.cfg.leaf.w = jnp.full(2, float(i))
+            x = float(step)
+            expected = model.plain(x)
+            np.testing.assert_allclose(model.apply(x), expected, rtol=1e-6)
+            np.testing.assert_allclose(Model.apply(model, x), expected, rtol=1e-6)
+
+    assert run_in_threads(worker, 8) == []
+
+
+def test_sets_tuples_namedtuples_and_enums_compare_by_value():
+    import collections
+    import enum
+
+    class Mode(enum.Enum):
+        ADD = 1
+        MUL = 2
+
+    Pair = collections.namedtuple("Pair", "w k")
+
+    class Holder:
+        def __init__(self):
+            self.tags = {"a"}
+            self.pair = Pair(jnp.ones(2), 2.0)
+            self.spec = (1.0, (2.0, jnp.zeros(2)))
+            self.mode = Mode.ADD
+
+        def plain(self, x):
+            base = self.pair.w * x * self.pair.k * len(self.tags) + self.spec[1][1]
+            return base + self.spec[0] if self.mode is Mode.ADD else base * self.spec[0]
+
+        @jaxcompat.jit
+        def apply(self, x):
+            return self.plain(x)
+
+    h = Holder()
+    check_steps = [
+        lambda: h.tags.add("b"),
+        lambda: setattr(h, "pair", Pair(jnp.ones(2), 3.0)),
+        lambda: setattr(h, "spec", (5.0, (2.0, jnp.ones(2)))),
+        lambda: setattr(h, "mode", Mode.MUL),
+    ]
+    previous = h.apply(1.0)
+    np.testing.assert_allclose(previous, h.plain(1.0))
+    for step in check_steps:
+        step()
+        result = h.apply(1.0)
+        np.testing.assert_allclose(result, h.plain(1.0))
+        assert not np.allclose(result, previous)
+        previous = result
+
+
+def test_a_static_self_may_hold_anything_its_own_eq_compares():
+    class Streaming:
+        def __init__(self, scale):
+            self.scale = scale
+            self.source = _generator()  # no value to compare: fine once self is static
+
+        def __hash__(self):
+            return hash(self.scale)
+
+        def __eq__(self, other):
+            return isinstance(other, Streaming) and other.scale == self.scale
+
+        @jaxcompat.jit(static_argnums=0)
+        def apply(self, x):
+            return x * self.scale
+
+    assert float(Streaming(2.0).apply(3.0)) == 6.0
+    assert float(Streaming(4.0).apply(3.0)) == 12.0
+
+
+def test_jitted_functions_held_in_state_follow_their_instance():
+    class Encoder:
+        def __init__(self):
+            self.w = jnp.ones(2)
+            self.shift = 1.0
+
+        def apply(self, x):
+            return self.w * x + self.shift
+
+    class Outer:
+        def __init__(self):
+            self.encoder = Encoder()
+            self.encode = jaxcompat.jit(self.encoder.apply)  # a bound jitted method
+            self.double = jaxcompat.jit(lambda x: 2 * x)
+            self.traces = 0
+
+        @jaxcompat.jit
+        def apply(self, x):
+            self.traces += 1
+            return self.double(self.encode(x))
+
+    outer = Outer()
+    assert jnp.array_equal(outer.apply(1.0), jnp.full(2, 4.0))
+    outer.apply(1.0)
+    assert outer.traces == 1  # holding jitted functions does not force retraces
+    outer.encoder.w = jnp.ones(2) * 3  # an array behind the bound method: traced
+    assert jnp.array_equal(outer.apply(1.0), jnp.full(2, 8.0))
+    assert outer.traces == 1
+    outer.encoder.shift = 0.0  # a value behind it: retraces
+    assert jnp.array_equal(outer.apply(1.0), jnp.full(2, 6.0))
