@@ -288,6 +288,15 @@ def canary(session: nox.Session) -> None:
     _run_suite(session, None)
 
 
+@nox.session(python=NEWEST_PYTHON, default=False)
+def package(session: nox.Session) -> None:
+    """Build the sdist and wheel, check their file lists and run twine check (no JAX needed)."""
+    session.install(*nox.project.dependency_groups(PYPROJECT, "test", "package"))
+    session.run(
+        "python", "-m", "pytest", "-m", "packaging", "tests/test_packaging.py", *session.posargs
+    )
+
+
 @nox.session(python="3.11", default=False)
 def lint(session: nox.Session) -> None:
     """ruff (check and format) and actionlint on the CI workflow."""
