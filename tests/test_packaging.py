@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email.parser
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -52,17 +53,24 @@ def _tree_files(folder: str) -> set[str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Build the sdist, then the wheel from the sdist (as `python -m build` does)."""
-    out = tmp_path_factory.mktemp("dist")
-    installer = ["--installer=uv"] if importlib.util.find_spec("uv") else []
-    result = subprocess.run(
-        [sys.executable, "-m", "build", *installer, "--outdir", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    """Build the sdist, then the wheel from the sdist (as `python -m build` does).
+
+    With ``JAXCOMPAT_DIST=folder``, check the sdist and wheel already built there instead:
+    the release workflow builds once and checks the files it publishes.
+    """
+    if os.environ.get("JAXCOMPAT_DIST"):
+        out = Path(os.environ["JAXCOMPAT_DIST"]).resolve()
+    else:
+        out = tmp_path_factory.mktemp("dist")
+        installer = ["--installer=uv"] if importlib.util.find_spec("uv") else []
+        result = subprocess.run(
+            [sys.executable, "-m", "build", *installer, "--outdir", str(out), str(ROOT)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
     [sdist] = out.glob("jaxcompat-*.tar.gz")
     [wheel] = out.glob("jaxcompat-*-py3-none-any.whl")
     return {"sdist": sdist, "wheel": wheel}
