@@ -32,15 +32,18 @@ from jaxcompat._diagnose import Finding
 SUBCOMMANDS = {"check": "jaxcompat._checker"}
 
 
-def tested_status() -> tuple[str, str]:
-    """Return (status, explanation): status is "yes", "no" or "unknown"."""
+def tested_status() -> tuple[str, str, Finding | None]:
+    """Return (status, explanation, finding): status is "yes", "no" or "unknown".
+
+    For "no", the finding says why the installed JAX is untested and which release to install.
+    """
     rows, where = _diagnose.matrix_rows()
     if rows is None:
-        return "unknown", where
+        return "unknown", where, None
     finding = _diagnose.tested_finding(jaxcompat.JAX_VERSION, jaxcompat.JAX_VERSION_STRING, rows)
     if finding is None:
-        return "yes", "a row of matrix.yml"
-    return "no", f"{finding.finding} {finding.fix}"
+        return "yes", "a row of matrix.yml", None
+    return "no", "untested", finding
 
 
 # --- Self-checks: each returns normally or raises ----------------------------------------
@@ -241,15 +244,7 @@ def report(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if jaxcompat._JAX_IMPORT_ERROR is not None:
         return _report_unusable(jaxcompat._JAX_IMPORT_ERROR, args.json)
-    rows, where = _diagnose.matrix_rows()
-    untested = None
-    if rows is None:
-        status, explanation = "unknown", where
-    else:
-        untested = _diagnose.tested_finding(
-            jaxcompat.JAX_VERSION, jaxcompat.JAX_VERSION_STRING, rows
-        )
-        status, explanation = ("yes", "a row of matrix.yml") if untested is None else ("no", "")
+    status, explanation, untested = tested_status()
     findings = [untested] if untested is not None else []
     results = run_checks()
     failed = sum(error is not None for error in results.values())
@@ -273,7 +268,7 @@ def report(argv: list[str]) -> int:
     print(f"jaxcompat {jaxcompat.__version__} ({Path(jaxcompat.__file__).parent})")
     print(f"JAX {jaxcompat.JAX_VERSION_STRING}, jaxlib {jaxcompat.JAXLIB_VERSION_STRING}")
     print(f"backend: {jaxcompat.BACKEND}")
-    print(f"tested release: {status}" + (f" ({explanation})" if explanation else ""))
+    print(f"tested release: {status} ({explanation})")
     _print_findings(findings)
     width = max(map(len, results))
     for name, error in results.items():

@@ -27,10 +27,12 @@ def test_every_self_check_passes():
 
 
 def test_installed_release_is_a_tested_row_or_newer():
-    status, explanation = report.tested_status()
+    status, explanation, finding = report.tested_status()
     assert status in ("yes", "no")
     if status == "no":
-        assert "untested" in explanation
+        assert explanation == "untested"
+        assert finding is not None
+        assert "newer than every release" in finding.finding
 
 
 def test_a_failing_check_is_reported_and_fails_the_command(monkeypatch, capsys):
@@ -167,6 +169,9 @@ def test_jax_fails_to_import(tmp_path):
             "Install the companions JAX 0.4.23 needs: pip install 'numpy<2' 'scipy<1.13'.",
         )
     ]
+    out = _run_report(tmp_path, path=[str(tmp_path / "stub")], json_output=False)
+    assert "problem (jax-broken): JAX 0.4.23 is installed but fails to import" in out
+    assert "fix: Install the companions JAX 0.4.23 needs: pip install 'numpy<2'" in out
 
 
 @pytest.mark.subprocess
