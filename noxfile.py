@@ -8,7 +8,7 @@ nox -s tests                    the whole suite, once per matrix row, plus "newe
 nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
 nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
 nox -l --json                   every session, for a CI system to fan out
-nox -s package                   build the sdist and wheel and check what they hold
+nox -s package                  build the sdist and wheel and check what they hold
 nox -s bench | lint | typecheck | report | downstream
 
 JAXCOMPAT_WHEEL=dist/jaxcompat-X-py3-none-any.whl nox -s tests    test a built wheel
