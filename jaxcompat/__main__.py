@@ -2,13 +2,20 @@
 
 Prints the JAX and jaxlib releases, the selected backend, whether the release is a tested
 row of matrix.yml, and one PASS/FAIL line per primitive, checked against the installed JAX.
-Exits 1 if any check fails. ``--json`` prints the same as one JSON object.
+When JAX is missing, broken, too old or untested, or JAXCOMPAT_BACKEND is bad, it says what
+it found and how to fix it. Exits 1 on any problem or failed check. ``--json`` prints the
+same as one JSON object.
+
+``python -m jaxcompat VERB ...`` runs another command instead (see SUBCOMMANDS); the report
+is the default.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import importlib
+import importlib.util
 import json
 import sys
 import traceback
@@ -18,37 +25,25 @@ from pathlib import Path
 from typing import Any
 
 import jaxcompat
-from jaxcompat._dispatch import format_release
-from jaxcompat._version import parse_release
+from jaxcompat import _diagnose
+from jaxcompat._diagnose import Finding
+
+#: Verbs dispatched before anything reads JAX: verb -> module with ``main(argv) -> int``.
+SUBCOMMANDS = {"check": "jaxcompat._checker"}
 
 
-def _matrix_path() -> Path | None:
-    package = Path(jaxcompat.__file__).parent
-    for candidate in (package / "matrix.yml", package.parent / "matrix.yml"):
-        if candidate.is_file():
-            return candidate
-    return None
+def tested_status() -> tuple[str, str, Finding | None]:
+    """Return (status, explanation, finding): status is "yes", "no" or "unknown".
 
-
-def tested_status() -> tuple[str, str]:
-    """Return (status, explanation): status is "yes", "no" or "unknown"."""
-    path = _matrix_path()
-    if path is None:
-        return "unknown", "matrix.yml is not installed with this copy of jaxcompat"
-    try:
-        import yaml
-    except ImportError:
-        return "unknown", "reading matrix.yml needs PyYAML: pip install 'jaxcompat[report]'"
-    releases = [
-        parse_release(str(row["jax"])) for row in yaml.safe_load(path.read_text())["releases"]
-    ]
-    installed = jaxcompat.JAX_VERSION
-    if installed in releases:
-        return "yes", "a row of matrix.yml"
-    if installed > max(releases):
-        newest = format_release(max(releases))
-        return "no", f"newer than every matrix.yml row (newest tested: {newest}); untested"
-    return "no", "not a row of matrix.yml; untested"
+    For "no", the finding says why the installed JAX is untested and which release to install.
+    """
+    rows, where = _diagnose.matrix_rows()
+    if rows is None:
+        return "unknown", where, None
+    finding = _diagnose.tested_finding(jaxcompat.JAX_VERSION, jaxcompat.JAX_VERSION_STRING, rows)
+    if finding is None:
+        return "yes", "a row of matrix.yml", None
+    return "no", "untested", finding
 
 
 # --- Self-checks: each returns normally or raises ----------------------------------------
@@ -209,13 +204,51 @@ def run_checks() -> dict[str, str | None]:
     return results
 
 
-def main(argv: list[str] | None = None) -> int:
+def _print_findings(findings: list[Finding]) -> None:
+    for finding in findings:
+        print(f"problem ({finding.problem}): {finding.finding}")
+        print(f"fix: {finding.fix}")
+
+
+def _report_unusable(error: ImportError, as_json: bool) -> int:
+    """JAX cannot be used: say why and how to fix it, without running any check."""
+    findings = _diagnose.diagnose_import(error)
+    jax_version, jaxlib_version = _diagnose.installed_jax()
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "jaxcompat": jaxcompat.__version__,
+                    "jax": jax_version,
+                    "jaxlib": jaxlib_version,
+                    "backend": None,
+                    "tested": "unknown",
+                    "checks": {},
+                    "errors": {},
+                    "problems": [finding.as_dict() for finding in findings],
+                }
+            )
+        )
+        return 1
+    print(f"jaxcompat {jaxcompat.__version__} ({Path(jaxcompat.__file__).parent})")
+    shown = f"JAX {jax_version}, jaxlib {jaxlib_version}" if jax_version else "JAX: not found"
+    print(shown)
+    _print_findings(findings)
+    return 1
+
+
+def report(argv: list[str]) -> int:
+    """The environment report and self-check (the default verb)."""
     parser = argparse.ArgumentParser(prog="python -m jaxcompat", description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    status, explanation = tested_status()
+    if jaxcompat._JAX_IMPORT_ERROR is not None:
+        return _report_unusable(jaxcompat._JAX_IMPORT_ERROR, args.json)
+    status, explanation, untested = tested_status()
+    findings = [untested] if untested is not None else []
     results = run_checks()
     failed = sum(error is not None for error in results.values())
+    code = 1 if failed or findings else 0
     if args.json:
         print(
             json.dumps(
@@ -227,20 +260,37 @@ def main(argv: list[str] | None = None) -> int:
                     "tested": status,
                     "checks": {name: error is None for name, error in results.items()},
                     "errors": {name: error for name, error in results.items() if error},
+                    "problems": [finding.as_dict() for finding in findings],
                 }
             )
         )
-        return 1 if failed else 0
+        return code
     print(f"jaxcompat {jaxcompat.__version__} ({Path(jaxcompat.__file__).parent})")
     print(f"JAX {jaxcompat.JAX_VERSION_STRING}, jaxlib {jaxcompat.JAXLIB_VERSION_STRING}")
     print(f"backend: {jaxcompat.BACKEND}")
     print(f"tested release: {status} ({explanation})")
+    _print_findings(findings)
     width = max(map(len, results))
     for name, error in results.items():
         line = f"{'PASS' if error is None else 'FAIL'}  {name:<{width}}  {error or ''}"
         print(line.rstrip())
     print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Dispatch a verb (SUBCOMMANDS) if the first argument names one; else the report."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in SUBCOMMANDS:
+        module_name = SUBCOMMANDS[argv[0]]
+        if importlib.util.find_spec(module_name) is None:
+            print(
+                f"python -m jaxcompat: this jaxcompat has no {argv[0]!r} command", file=sys.stderr
+            )
+            return 2
+        command: Callable[[list[str]], int] = importlib.import_module(module_name).main
+        return command(argv[1:])
+    return report(argv)
 
 
 if __name__ == "__main__":
