@@ -1,13 +1,19 @@
-"""jaxcompat: one behaviour for JAX's version-sensitive primitives on every JAX release.
+"""jaxcompat: the newest JAX API, with one behaviour, on every JAX release from 0.4.13.
 
-Import these names from jaxcompat instead of jax, declare ``jax>=0.4.13`` with no upper pin,
-and get the same behaviour from JAX 0.4.13 to the newest release. ``python -m jaxcompat``
-reports the installed JAX, the selected backend and a self-check of every primitive.
+Write code for the newest JAX and import jaxcompat instead of jax (``import jaxcompat as
+jax``, ``import jaxcompat.numpy as jnp``): every public name of the installed JAX is here,
+names that moved live at their newest path on every release that can have them
+(``jaxcompat/_stable_names.py``), and jaxcompat's own primitives (``jit``, ``lower``,
+``trace``, ``tracer_safe_hash``, ``is_tracer``, ``block_if_array`` and the loop-safe ``lax``)
+give one behaviour on every release. ``python -m jaxcompat`` reports the installed JAX, the
+selected backend and a self-check of every primitive.
+
+``jaxcompat.__version__`` is jaxcompat's own version; the JAX release is ``JAX_VERSION``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .__about__ import __version__
 
@@ -27,6 +33,34 @@ __all__ = [
     "tracer_safe_hash",
 ]
 
+if TYPE_CHECKING:
+    # Type checkers see the stable names as JAX's own objects of the newest release.
+    from jax import P as P  # type: ignore[attr-defined, unused-ignore]
+    from jax import Ref as Ref  # type: ignore[attr-defined, unused-ignore]
+    from jax import enable_x64 as enable_x64  # type: ignore[attr-defined, unused-ignore]
+    from jax import freeze as freeze  # type: ignore[attr-defined, unused-ignore]
+    from jax import get_abstract_mesh as get_abstract_mesh  # type: ignore[attr-defined, unused-ignore]
+    from jax import get_mesh as get_mesh  # type: ignore[attr-defined, unused-ignore]
+    from jax import make_mesh as make_mesh  # type: ignore[attr-defined, unused-ignore]
+    from jax import new_ref as new_ref  # type: ignore[attr-defined, unused-ignore]
+    from jax import reshard as reshard  # type: ignore[attr-defined, unused-ignore]
+    from jax import set_mesh as set_mesh  # type: ignore[attr-defined, unused-ignore]
+    from jax import shard_map as shard_map  # type: ignore[attr-defined, unused-ignore]
+    from jax import typeof as typeof  # type: ignore[attr-defined, unused-ignore]
+
+    from . import custom_derivatives as custom_derivatives
+    from . import dtypes as dtypes
+    from . import errors as errors
+    from . import experimental as experimental
+    from . import extend as extend
+    from . import nn as nn
+    from . import numpy as numpy
+    from . import random as random
+    from . import sharding as sharding
+    from . import tree as tree
+    from . import tree_util as tree_util
+    from . import typing as typing
+
 try:
     from ._dispatch import BACKEND, backend
     from ._version import JAX_VERSION, JAX_VERSION_STRING, JAXLIB_VERSION, JAXLIB_VERSION_STRING
@@ -35,10 +69,19 @@ except ImportError as error:
     # still succeeds, so that `python -m jaxcompat` can diagnose the problem and the pytest
     # plugin loads; the first use of a name that needs JAX raises this error.
     _JAX_IMPORT_ERROR: ImportError | None = error
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(f"module 'jaxcompat' has no attribute {name!r}")
+        raise ImportError(str(_JAX_IMPORT_ERROR)) from _JAX_IMPORT_ERROR
+
+    def __dir__() -> list[str]:
+        return list(__all__)
+
 else:
     _JAX_IMPORT_ERROR = None
 
-    from . import _contract
+    from . import _contract, _namespace
 
     is_tracer = _contract.document("is_tracer", backend.is_tracer)
     tracer_safe_hash = _contract.document("tracer_safe_hash", backend.tracer_safe_hash)
@@ -49,14 +92,8 @@ else:
 
     from . import lax
 
-    del _contract, backend
+    # Every other name: the stable-name table, the mirrored submodules, then the installed
+    # JAX's own objects.
+    __getattr__, __dir__ = _namespace.mirror(__name__, globals())
 
-
-def __getattr__(name: str) -> Any:
-    if _JAX_IMPORT_ERROR is not None and name in __all__:
-        raise ImportError(str(_JAX_IMPORT_ERROR)) from _JAX_IMPORT_ERROR
-    raise AttributeError(f"module 'jaxcompat' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return list(__all__)
+    del _contract, _namespace, backend

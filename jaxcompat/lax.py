@@ -1,11 +1,19 @@
-"""Loop-safe control flow: ``jax.lax`` primitives that accept callables hashing tracers.
+"""``jax.lax`` on every JAX release, with loop-safe control flow.
 
-Same arguments and results as ``jax.lax``. On JAX releases where ``jax.lax`` already accepts
-such callables (up to 0.4.29), these are ``jax.lax``'s own functions.
+``while_loop``, ``fori_loop``, ``scan``, ``cond`` and ``switch`` take the same arguments and
+return the same results as ``jax.lax``'s, and also accept callables whose ``__hash__``
+hashes tracers. On JAX releases where ``jax.lax`` already accepts such callables (up to
+0.4.29), they are ``jax.lax``'s own functions. Every other name is the installed
+``jax.lax``'s own object, or its newest form from the stable-name table.
 """
 
-from . import _contract
+from typing import TYPE_CHECKING
+
+from . import _contract, _namespace
 from ._dispatch import backend
+
+if TYPE_CHECKING:
+    from jax.lax import *  # noqa: F403
 
 __all__ = ["cond", "fori_loop", "scan", "switch", "while_loop"]
 
@@ -15,8 +23,6 @@ scan = _contract.document("scan", backend.scan)
 cond = _contract.document("cond", backend.cond)
 switch = _contract.document("switch", backend.switch)
 
-del _contract, backend
+__getattr__, __dir__ = _namespace.mirror(__name__, globals())
 
-
-def __dir__() -> list[str]:
-    return list(__all__)
+del _contract, _namespace, backend

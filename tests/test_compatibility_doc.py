@@ -27,3 +27,21 @@ def test_compatibility_md_is_current():
     for release, (backend, cells) in rows.items():
         assert backend == select_backend(parse_release(release), backend_floors()), release
         assert cells == ["PASS"] * len(report.CHECKS), release
+
+
+def test_compatibility_md_covers_the_namespace_on_every_row():
+    from jaxcompat._stable_names import STABLE_NAMES
+
+    text = (ROOT / "COMPATIBILITY.md").read_text()
+    section = text.split("## `import jaxcompat as jax`")[1].split("## Stable names")[0]
+    covered = re.findall(r"^\| (\d[\d.]*) \| (\d+) \| (\d+) \| (\d+) \|", section, flags=re.M)
+    releases = [
+        str(r["jax"]) for r in yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]
+    ]
+    assert [row[0] for row in covered] == releases, "regenerate with nox -s report"
+    for release, newest, raw, through_jaxcompat in covered:
+        # jaxcompat gives at least every name raw JAX gives without a warning.
+        assert int(raw) <= int(through_jaxcompat) <= int(newest), release
+    stable = text.split("## Stable names")[1]
+    for entry in STABLE_NAMES:
+        assert f"| `jaxcompat.{entry.path}` |" in stable, entry.path

@@ -99,12 +99,59 @@ def raw_jax_probes() -> dict[str, str]:
     }
 
 
+def _warning_free(module_name: str, name: str) -> str | None:
+    """None if ``module_name.name`` is there without a warning, else why not."""
+    import importlib
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            getattr(importlib.import_module(module_name), name)
+        except Exception as error:
+            return f"{type(error).__name__}: {error}"
+    return None
+
+
+def namespace_probe() -> dict[str, Any]:
+    """The newest JAX's names in the mirrored modules: which work here, raw and via jaxcompat."""
+    from jaxcompat import _namespace, _surface
+    from jaxcompat._stable_names import STABLE_NAMES
+
+    names = [
+        (jax_module, name)
+        for public, (jax_module, _) in sorted(_namespace.MIRRORED.items())
+        for name in _surface.newest_names(jax_module)
+    ]
+    raw = jaxcompat = 0
+    missing = {}
+    for jax_module, name in names:
+        raw += _warning_free(jax_module, name) is None
+        public = "jaxcompat" + jax_module.removeprefix("jax")
+        why = _warning_free(public, name)
+        if why is None:
+            jaxcompat += 1
+        else:
+            missing[f"{jax_module}.{name}"] = why
+    sources = {}
+    for entry in STABLE_NAMES:
+        selected = _namespace.select_source(entry.path)
+        sources[entry.path] = None if selected is None else selected[0].where
+    return {
+        "newest": len(names),
+        "raw": raw,
+        "jaxcompat": jaxcompat,
+        "missing": missing,
+        "sources": sources,
+    }
+
+
 def probe(out: Path) -> None:
     report = subprocess.run(
         [sys.executable, "-m", "jaxcompat", "--json"], capture_output=True, text=True
     )
     data = json.loads(report.stdout)
     data["raw_jax"] = raw_jax_probes()
+    data["namespace"] = namespace_probe()
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=1) + "\n")
     print(json.dumps(data, indent=1))
@@ -138,8 +185,100 @@ def table(results_dir: Path, markdown: Path) -> None:
     lines.append("|---|" + "---|" * len(raws))
     for r in results:
         lines.append(f"| {r['jax']} | " + " | ".join(r["raw_jax"][k] for k in raws) + " |")
+    lines += namespace_sections(results)
     markdown.write_text("\n".join(lines) + "\n")
     print(f"wrote {markdown} ({len(results)} releases)")
+
+
+def _ranges(releases: list[str], present: list[bool]) -> list[str]:
+    """``["0.4.13-0.4.24", "0.5.3"]``: the runs of releases where ``present`` holds."""
+    runs: list[list[str]] = []
+    previous = False
+    for release, here in zip(releases, present, strict=True):
+        if here and previous:
+            runs[-1][1] = release
+        elif here:
+            runs.append([release, release])
+        previous = here
+    return [first if first == last else f"{first}-{last}" for first, last in runs]
+
+
+def namespace_sections(results: list[dict[str, Any]]) -> list[str]:
+    """Coverage per release, the stable names' sources, and the names that cannot be had."""
+    from jaxcompat._stable_names import STABLE_NAMES
+
+    releases = [r["jax"] for r in results]
+    spaces = [r["namespace"] for r in results]
+    table_paths = {entry.path for entry in STABLE_NAMES}
+    lines = [
+        "",
+        "## `import jaxcompat as jax`: the newest JAX's names on each release",
+        "",
+        "Of the public names that the newest row's JAX has in the mirrored modules (`jax`,",
+        "`jax.numpy`, `jax.lax`, `jax.tree`, `jax.tree_util`, `jax.random`, `jax.sharding`,",
+        "`jax.errors`, `jax.typing`, `jax.dtypes`, `jax.nn`, `jax.custom_derivatives`,",
+        "`jax.extend`, `jax.extend.core`, `jax.extend.core.primitives`, `jax.experimental`,",
+        "`jax.experimental.layout`), how many work without a warning on each release through",
+        "raw JAX and through jaxcompat. A stable name that the release cannot have is listed with",
+        "its reason; other names are counted as not backported yet.",
+        "",
+        "| JAX | newest names | raw JAX | jaxcompat | not backported yet | cannot be had (why) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for release, space in zip(releases, spaces, strict=True):
+        impossible = []
+        for name in sorted(space["missing"]):
+            path = name.removeprefix("jax.")
+            if path in table_paths:
+                reason = space["missing"][name].split(", because ", 1)[-1].split(". ")[0]
+                impossible.append(f"`{path}` ({reason})")
+        not_yet = len(space["missing"]) - len(impossible)
+        lines.append(
+            f"| {release} | {space['newest']} | {space['raw']} | {space['jaxcompat']} | "
+            f"{not_yet} | {', '.join(impossible) or '-'} |"
+        )
+    lines += [
+        "",
+        "## Stable names: what each resolves to, by release",
+        "",
+        "Generated from `jaxcompat/_stable_names.py` as resolved on each release. A source in",
+        "`jaxcompat._backports` is jaxcompat's own code; `(adapted)` marks JAX's object given",
+        "the newest signature.",
+        "",
+        "| stable name | resolves to |",
+        "|---|---|",
+    ]
+    for entry in STABLE_NAMES:
+        cells = []
+        for source in entry.sources:
+            used = [space["sources"].get(entry.path) == source.where for space in spaces]
+            label = source.where.replace(":", ".") + (" (adapted)" if source.adapter else "")
+            spans = _ranges(releases, used)
+            if spans:
+                cells.append(f"`{label}` {', '.join(spans)}")
+        unavailable = _ranges(
+            releases, [space["sources"].get(entry.path) is None for space in spaces]
+        )
+        if unavailable:
+            cells.append(f"AttributeError {', '.join(unavailable)}")
+        lines.append(f"| `jaxcompat.{entry.path}` | {'; '.join(cells)} |")
+    not_yet: dict[str, list[bool]] = {}
+    for index, space in enumerate(spaces):
+        for name in space["missing"]:
+            if name.removeprefix("jax.") not in table_paths:
+                not_yet.setdefault(name, [False] * len(spaces))[index] = True
+    lines += [
+        "",
+        "## Names of the newest JAX not yet backported",
+        "",
+        "Names the newest JAX has that jaxcompat does not give yet on the releases shown.",
+        "",
+        "| name | missing on |",
+        "|---|---|",
+    ]
+    for name in sorted(not_yet):
+        lines.append(f"| `{name}` | {', '.join(_ranges(releases, not_yet[name]))} |")
+    return lines
 
 
 def main() -> int:

@@ -52,3 +52,11 @@ def test_compiler_options_where_jax_has_them():
 
     f = jaxcompat.jit(lambda x: x * 2, compiler_options={"xla_cpu_enable_fast_math": False})
     assert float(f(2.0)) == 4.0
+
+
+def test_tree_map_and_typeof_through_the_namespace():
+    params = {"w": jnp.ones(2), "b": [jnp.zeros(3)]}
+    doubled = tinysolve.scaled(params, 2.0)
+    assert jnp.allclose(doubled["w"], 2.0)
+    assert doubled["b"][0].shape == (3,)
+    assert tinysolve.report(jnp.ones((2, 3), jnp.float32)) == "float32[2, 3]"

@@ -1,11 +1,14 @@
 """tinysolve: minimise a weighted quadratic by gradient descent, on any JAX release.
 
-It uses jaxcompat wherever plain JAX behaves differently from one release to the next:
+It is written once, for the newest JAX, with ``import jaxcompat as jax`` in place of
+``import jax``, and declares no upper pin. Each of these breaks on some release with plain JAX:
 
 * ``Solver.minimize`` is a jitted method whose instance state changes between calls;
 * its ``while_loop`` condition is an object that carries traced values and hashes them;
-* ``clipped`` is a ``functools.wraps`` decorator whose result is lowered ahead of time;
-* ``timed`` blocks on results that may hold Python ints.
+* ``clipped`` is a ``functools.wraps`` decorator whose result is lowered ahead of time, and
+  calls ``jnp.clip`` with its newest keywords (``min``/``max``, JAX 0.4.30);
+* ``timed`` blocks on results that may hold Python ints;
+* ``scaled`` uses ``jax.tree.map`` (JAX 0.4.25) and ``report`` uses ``jax.typeof`` (0.5.3).
 """
 
 from __future__ import annotations
@@ -16,12 +19,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import jax
-import jax.numpy as jnp
+import jaxcompat as jax
+import jaxcompat.numpy as jnp
 
-import jaxcompat
-
-__all__ = ["NotConverged", "Solver", "clipped", "lowered_loss", "timed"]
+__all__ = ["NotConverged", "Solver", "clipped", "lowered_loss", "report", "scaled", "timed"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Solver:
     def loss(self, x: Any) -> Any:
         return jnp.sum(self.weights * (x - self.target) ** 2)
 
-    @jaxcompat.jit
+    @jax.jit
     def minimize(self, x0: Any, tolerance: Any = 1e-6, max_steps: int = 500) -> Any:
         self.traces += 1
         grad = jax.grad(self.loss)
@@ -60,7 +61,7 @@ class Solver:
 
         start = (jnp.asarray(x0, jnp.float32), jnp.int32(0), jnp.float32(jnp.inf))
         condition = NotConverged(jnp.asarray(tolerance, jnp.float32), max_steps)
-        x, steps, _ = jaxcompat.lax.while_loop(condition, body, start)
+        x, steps, _ = jax.lax.while_loop(condition, body, start)
         return x, steps
 
 
@@ -69,20 +70,20 @@ def clipped(fun: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fun)
     def wrapper(*args: Any) -> Any:
-        return jnp.clip(fun(*args), 0.0, 10.0)
+        return jnp.clip(fun(*args), min=0.0, max=10.0)
 
     return wrapper
 
 
 @clipped
-@jaxcompat.jit
+@jax.jit
 def squared_error(x: Any, target: Any) -> Any:
     return jnp.sum((x - target) ** 2)
 
 
 def lowered_loss(x: Any, target: Any) -> Any:
     """Compile the clipped loss ahead of time; the clipping wrapper is kept."""
-    return jaxcompat.lower(squared_error, x, target).compile()
+    return jax.lower(squared_error, x, target).compile()
 
 
 def timed(fun: Callable[..., Any], *args: Any, repeats: int = 3) -> tuple[Any, float]:
@@ -91,6 +92,17 @@ def timed(fun: Callable[..., Any], *args: Any, repeats: int = 3) -> tuple[Any, f
     result = None
     for _ in range(repeats):
         start = time.perf_counter()
-        result = jaxcompat.block_if_array(fun(*args))
+        result = jax.block_if_array(fun(*args))
         best = min(best, time.perf_counter() - start)
     return result, best
+
+
+def scaled(params: Any, factor: float) -> Any:
+    """Multiply every leaf of a pytree of parameters by ``factor``."""
+    return jax.tree.map(lambda leaf: leaf * factor, params)
+
+
+def report(x: Any) -> str:
+    """Describe an array or a tracer by its abstract value: shape and dtype."""
+    aval = jax.typeof(x)
+    return f"{aval.dtype}{list(aval.shape)}"
