@@ -7,10 +7,17 @@ Exits 1 if any check fails. ``--json`` prints the same as one JSON object.
 
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__" and sys.argv[1:2] == ["check"]:
+    # `python -m jaxcompat check` is static and needs no JAX: run it before the imports below.
+    from jaxcompat._checker import main as _check
+
+    sys.exit(_check(sys.argv[2:]))
+
 import argparse
 import functools
 import json
-import sys
 import traceback
 import warnings
 from collections.abc import Callable
@@ -210,6 +217,11 @@ def run_checks() -> dict[str, str | None]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["check"]:  # the static checker: needs no JAX
+        from jaxcompat._checker import main as check
+
+        return check(arguments[1:])
     parser = argparse.ArgumentParser(prog="python -m jaxcompat", description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
