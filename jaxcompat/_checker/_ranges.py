@@ -75,7 +75,7 @@ def describe(mask: int) -> str:
         end = index
         while end + 1 < len(names) and mask >> (end + 1) & 1:
             end += 1
-        runs.append(names[index] if end == index else f"{names[index]}\N{EN DASH}{names[end]}")
+        runs.append(names[index] if end == index else f"{names[index]}-{names[end]}")
         index = end + 1
     return ", ".join(runs)
 

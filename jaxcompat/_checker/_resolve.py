@@ -310,6 +310,7 @@ class _Resolver(ast.NodeVisitor):
         saved_guarded, self.guarded = self.guarded, self.guarded or guards
         self.statements(node.body)
         self.guarded = saved_guarded
+        imported = {n: b for n, b in self.scopes[-1].items() if b.path is not None}
         failing = 0
         tried = self.uses[start:]
         for use in tried:
@@ -333,6 +334,11 @@ class _Resolver(ast.NodeVisitor):
             self.mask = saved_mask & ~failing
         self.statements(node.orelse)
         self.mask = saved_mask
+        # `except ImportError: jax = None` rebinds the name only where the import failed.
+        for name, binding in imported.items():
+            current = self.scopes[-1].get(name)
+            if guards and current is not None and current.path is None:
+                self.scopes[-1][name] = binding
         self.statements(node.finalbody)
         if guards and len(node.handlers) >= 1:
             self.gates.append(Gate("try", node.lineno, node.col_offset + 1, branches, self.mask))
@@ -365,7 +371,9 @@ class _Resolver(ast.NodeVisitor):
         if kind is not None and id(node) not in self.elifs:
             if hasattr_path:
                 paths[0].append(hasattr_path)
-            branches = [p for p, body in zip(paths, bodies, strict=True) if body]
+            # A gate is replaceable when every branch is the stable name: an `if` without
+            # an `else` has a branch that is not.
+            branches = paths if all(bodies) else []
             assert isinstance(node, ast.If | ast.IfExp)
             self.gates.append(Gate(kind, node.lineno, node.col_offset + 1, branches, self.mask))
         if truth is not None and isinstance(node, ast.If) and _ends(node.body):

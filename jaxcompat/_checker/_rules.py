@@ -31,7 +31,7 @@ from ._api import (
     stable_for,
     stable_names,
 )
-from ._ranges import describe
+from ._ranges import describe, row_list
 from ._resolve import CallInfo, Gate, Use
 
 __all__ = ["Finding", "findings"]
@@ -68,8 +68,15 @@ def _covering_stable(path: str, scope: int) -> tuple[str | None, str | None]:
     return None, partial
 
 
-def _fix(path: str, bad: int, scope: int) -> str:
-    """What to do about `path` failing on the rows `bad` of `scope`."""
+def _fix(path: str, bad: int, scope: int, signature_path: str | None = None) -> str:
+    """What to do about `path` failing on the rows `bad` of `scope`.
+
+    With `signature_path` (a call's keyword or positional problem), the advice is about the
+    callable's newest signature rather than its name.
+    """
+    if path.startswith("jaxcompat."):
+        newest = _newest_signature(signature_path or "")
+        return f"it takes the newest JAX signature {_pretty(newest)}" if newest else "drop it"
     stable, partial = _covering_stable(path, scope)
     if stable is not None:
         text = f"use `jaxcompat.{stable}`"
@@ -85,7 +92,11 @@ def _fix(path: str, bad: int, scope: int) -> str:
     floor = first_good_row(bad, scope)
     if floor is not None:
         return f"raise the floor to jax>={floor}"
-    return "no jaxcompat name replaces it: move off it, or cap the range below the first row"
+    text = f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
+    newest = _newest_signature(signature_path) if signature_path else None
+    if newest is not None:
+        text = f"no jaxcompat name replaces it; the newest signature is {_pretty(newest)}"
+    return text
 
 
 def _name_findings(use: Use, scope: int, shown: str, jax_path: str) -> Iterator[Finding]:
@@ -153,7 +164,11 @@ def _call_findings(
         if keyword in rejected:
             bad = rejected[keyword]
             message = f"{shown} does not accept the keyword `{keyword}` on {describe(bad)}"
-            yield Finding(line, col, "JC010", f"{message}; {_fix(fix_path, bad, scope)}", bad)
+            if keyword in deprecated:
+                message += f" (and passing it warns on {describe(deprecated[keyword])})"
+                bad |= deprecated[keyword]
+            fix = _fix(fix_path, bad, scope, sig_path)
+            yield Finding(line, col, "JC010", f"{message}; {fix}", bad)
         elif keyword in deprecated:
             bad = deprecated[keyword]
             message = f"passing `{keyword}` to {shown} emits a DeprecationWarning on"
@@ -255,8 +270,11 @@ def _gate_finding(gate: Gate, scope: int) -> Finding | None:
         return None
     common: set[str] | None = None
     preferred: list[str] = []
+    every = {path for branch in gate.branches for path in branch}
     for branch in gate.branches:
         for path in branch:
+            if any(other.startswith(f"{path}.") for other in every):
+                continue  # `hasattr(jax, "tree")` around `jax.tree.map`: the use decides
             split = split_path(path) if path.startswith("jax.") else None
             if split is not None and split[1] is None:
                 continue  # importing a module decides nothing
