@@ -209,7 +209,8 @@ def test_removed_and_deprecated_keywords():
     source = "import jax.numpy as jnp\njnp.clip(x, a_min=0)\njnp.reshape(x, newshape=(3,))\n"
     assert check(source) == [
         "2:13: JC010 `jax.numpy.clip` does not accept the keyword `a_min` on 0.10.0-0.12.0 "
-        "(and passing it warns on 0.4.30-0.7.0); use `jaxcompat.numpy.clip`",
+        "(and passing it warns on 0.4.30-0.7.0); use `jaxcompat.numpy.clip`, which takes the "
+        "newest signature (arr, /, min, max)",
         "3:16: JC010 `jax.numpy.reshape` does not accept the keyword `newshape` on "
         "0.7.0-0.12.0 (and passing it warns on 0.4.30-0.5.3); no jaxcompat name replaces it; "
         "the newest signature is (a, shape, order, *, copy)",
@@ -232,7 +233,7 @@ def test_keyword_added_later():
     source = "import jax.numpy as jnp\njnp.clip(x, min=0)\n"
     assert check(source) == [
         "2:13: JC010 `jax.numpy.clip` does not accept the keyword `min` on 0.4.13-0.4.25; "
-        "use `jaxcompat.numpy.clip`",
+        "use `jaxcompat.numpy.clip`, which takes the newest signature (arr, /, min, max)",
     ]
 
 

@@ -11,18 +11,22 @@ import functools
 from dataclasses import dataclass
 
 from .._stable_names import STABLE_NAMES, StableName
-from .._surface import importable, modules, names, rows, signature_runs, status
+from .._surface import importable, modules, names, object_runs, rows, signature_runs, status
 from ._ranges import release_tuples
 
 __all__ = [
+    "JAXCOMPAT_MODULES",
     "JAXCOMPAT_OWN",
     "NameFacts",
     "Parameter",
     "Signature",
     "facts",
     "first_good_row",
+    "parse_signature",
+    "same_object_stable",
     "signature_masks",
     "split_path",
+    "stable_first_mask",
     "stable_for",
     "stable_names",
 ]
@@ -218,6 +222,38 @@ def stable_for(path: str) -> tuple[str, ...]:
         relative = path.removeprefix("jaxcompat.")
         return (relative,) if relative in stable_names() else ()
     return _by_jax_path().get(path, ())
+
+
+def _objects(path: str) -> set[str]:
+    split = split_path(path)
+    if split is None:
+        return set()
+    module, name = split
+    if name is None:
+        return set()
+    return {target for _, target in object_runs(module, name) if not target.startswith("value:")}
+
+
+@functools.cache
+def _by_object() -> dict[str, tuple[str, ...]]:
+    """JAX object (``jax._src.tree_util.tree_map``) -> the stable names that give it."""
+    found: dict[str, list[str]] = {}
+    for path, stable in _by_jax_path().items():
+        for target in _objects(path):
+            found.setdefault(target, []).extend(stable)
+    return {target: tuple(dict.fromkeys(stable)) for target, stable in found.items()}
+
+
+def same_object_stable(path: str) -> tuple[str, ...]:
+    """Stable names whose sources are, on some row, the very object `path` names.
+
+    ``jax.tree_map`` is not in the stable-name table, but it is the object that
+    ``jax.tree_util.tree_map`` (a source of ``tree.map``) is: the data file says so.
+    """
+    found: list[str] = []
+    for target in sorted(_objects(path)):
+        found.extend(_by_object().get(target, ()))
+    return tuple(dict.fromkeys(found))
 
 
 def stable_first_mask(stable: str) -> int:

@@ -20,7 +20,7 @@ from .._surface import rows
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = [
     "ALL",
@@ -124,10 +124,19 @@ def _range_for_directory(directory: Path) -> tuple[int, str]:
             text = _jax_requirement(pyproject)
             if text is None:
                 break
+            shown = _shown(pyproject)
             if not text:
-                return _all_rows(), f"{pyproject} (jax, unpinned)"
-            return spec_mask(text, str(pyproject)), f"{pyproject} (jax{text})"
+                return _all_rows(), f"{shown}: jax, unpinned"
+            return spec_mask(text, shown), f"{shown}: jax{text}"
     return _all_rows(), "every supported release"
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the working directory when it is under it (stable output)."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def range_for_file(path: Path, override: int | None) -> tuple[int, str]:

@@ -10,6 +10,7 @@ code runs on: a version gate narrows its branches, a ``TYPE_CHECKING`` block run
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .._surface import rows
@@ -335,10 +336,10 @@ class _Resolver(ast.NodeVisitor):
         self.statements(node.orelse)
         self.mask = saved_mask
         # `except ImportError: jax = None` rebinds the name only where the import failed.
-        for name, binding in imported.items():
-            current = self.scopes[-1].get(name)
+        for bound, binding in imported.items():
+            current = self.scopes[-1].get(bound)
             if guards and current is not None and current.path is None:
-                self.scopes[-1][name] = binding
+                self.scopes[-1][bound] = binding
         self.statements(node.finalbody)
         if guards and len(node.handlers) >= 1:
             self.gates.append(Gate("try", node.lineno, node.col_offset + 1, branches, self.mask))
@@ -351,9 +352,7 @@ class _Resolver(ast.NodeVisitor):
     visit_Nonlocal = visit_Global
 
     # --- gates -----------------------------------------------------------------------
-    def branches(
-        self, test: ast.expr, bodies: list[list[ast.stmt]] | list[list[ast.expr]], node: ast.AST
-    ) -> None:
+    def branches(self, test: ast.expr, bodies: Sequence[Sequence[ast.AST]], node: ast.AST) -> None:
         ev = self.gates_ev
         truth = ev.truth(test)
         hasattr_path = ev.hasattr_path(test)

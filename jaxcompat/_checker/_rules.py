@@ -25,6 +25,7 @@ from ._api import (
     Signature,
     facts,
     first_good_row,
+    same_object_stable,
     signature_masks,
     split_path,
     stable_first_mask,
@@ -81,7 +82,8 @@ def _fix(path: str, bad: int, scope: int, signature_path: str | None = None) -> 
     if stable is not None:
         text = f"use `jaxcompat.{stable}`"
         mine, newest = _newest_signature(path), _newest_signature(f"jax.{stable}")
-        if newest is not None and mine is not None and mine.text != newest.text:
+        differs = mine is not None and newest is not None and mine.text != newest.text
+        if newest is not None and (differs or signature_path is not None):
             text += f", which takes the newest signature {_pretty(newest)}"
         return text
     if partial is not None:
@@ -92,6 +94,9 @@ def _fix(path: str, bad: int, scope: int, signature_path: str | None = None) -> 
     floor = first_good_row(bad, scope)
     if floor is not None:
         return f"raise the floor to jax>={floor}"
+    for same in same_object_stable(path):
+        if stable_first_mask(same) & scope == scope:
+            return f"use `jaxcompat.{same}`, the same function under its newest name"
     text = f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
     newest = _newest_signature(signature_path) if signature_path else None
     if newest is not None:
@@ -172,8 +177,12 @@ def _call_findings(
         elif keyword in deprecated:
             bad = deprecated[keyword]
             message = f"passing `{keyword}` to {shown} emits a DeprecationWarning on"
+            stable, _ = _covering_stable(fix_path, scope)
             newest = _newest_signature(sig_path)
-            hint = f"the newest signature is {_pretty(newest)}" if newest else "drop it"
+            if stable is not None:
+                hint = _fix(fix_path, bad, scope, sig_path)
+            else:
+                hint = f"the newest signature is {_pretty(newest)}" if newest else "drop it"
             yield Finding(line, col, "JC011", f"{message} {describe(bad)}; {hint}", bad)
     moved = _moved_positions(meaning, [s for s, _ in signatures])
     if too_many or moved:
