@@ -56,6 +56,12 @@ SURFACE = {
             "names": _names(get_aval="oooowr.", Primitive="ooowr.."),
         },
         "jax.extend": {"mirrored": False, "importable": ALL, "names": _names(core=".oooooo")},
+        "jax.experimental": {
+            "mirrored": False,
+            "importable": ALL,
+            # A submodule in dir() only when something else imported it.
+            "names": {"multihost_utils": {"status": "..oo...", "object": [[2, "module:x"]]}},
+        },
         "jax.extend.core": {
             "mirrored": True,
             "importable": ".oooooo",

@@ -343,8 +343,13 @@ def test_gates_narrow_the_rows_of_their_branches():
             raise ImportError("too old")
         jax.tree.map(f, x)
     """
-    # String comparison is what Python does: "0.10.0" < "0.5", so the branch misses 0.10+.
-    assert check(source) == []
+    # String comparison is what Python does: "0.10.0" < "0.5", so the branch misses 0.10+,
+    # which the checker reports; the rest is gated correctly.
+    assert check(source) == [
+        "6:4: JC031 `jax.__version__ >= '0.5'` compares strings, not releases: it is wrong on "
+        "0.10.0-0.12.0; compare `jax.__version_info__` (or `jaxcompat.JAX_VERSION`) with a "
+        "tuple of ints"
+    ]
 
 
 def test_string_version_comparison_is_evaluated_as_python_does():
@@ -353,7 +358,8 @@ def test_string_version_comparison_is_evaluated_as_python_does():
         if jax.__version__ < "0.5":
             jax.core.get_aval(x)
     """
-    assert releases(source) == [["0.10.0", "0.12.0"]]
+    assert releases(source) == [["0.10.0", "0.12.0"], ["0.10.0", "0.12.0"]]
+    assert [line.split(" ")[1] for line in check(source)] == ["JC031", "JC001"]
 
 
 def test_hasattr_gate():
@@ -397,5 +403,52 @@ def test_gates_with_branches_of_different_names_are_not_reported():
             from jax.extend.core import Primitive
         except ImportError:
             Primitive = None
+    """
+    assert check(source) == []
+
+
+def test_string_comparison_of_the_version_is_reported_where_it_is_wrong():
+    source = """\
+        import jax
+        def f(x):
+            if jax.__version__ < '0.7.0':
+                return jax.core.get_aval(x)
+            return jax.typeof(x)
+    """
+    # "0.10.0" < "0.7.0" and "0.12.0" < "0.7.0" as strings: the old branch runs there.
+    assert check(source) == [
+        "3:8: JC031 `jax.__version__ < '0.7.0'` compares strings, not releases: it is wrong "
+        "on 0.10.0-0.12.0; compare `jax.__version_info__` (or `jaxcompat.JAX_VERSION`) with "
+        "a tuple of ints",
+        "4:16: JC001 `jax.core.get_aval` raises AttributeError (deprecated, then removed) on "
+        "0.10.0, does not exist on 0.12.0; use `jaxcompat.typeof`",
+    ]
+    assert check(source, "<0.10") == []
+
+
+def test_blocks_that_skip_end_like_raise():
+    source = """\
+        import jax
+        import pytest
+
+        def test_new_api(self):
+            if jax.__version_info__ < (0, 5, 3):
+                self.skipTest("needs jax.typeof")
+            jax.typeof(1)
+
+        def test_new_api_pytest():
+            if not hasattr(jax, "typeof"):
+                pytest.skip("needs jax.typeof")
+            jax.typeof(1)
+    """
+    assert check(source) == []
+
+
+def test_submodules_the_data_does_not_record_are_not_judged():
+    source = """\
+        import jax
+        import jax.experimental.multihost_utils
+        from jax.experimental.multihost_utils import sync_global_devices
+        jax.experimental.multihost_utils.sync_global_devices("x")
     """
     assert check(source) == []

@@ -216,6 +216,7 @@ def test_explain(capsys):
         "JC011",
         "JC020",
         "JC030",
+        "JC031",
         "JC040",
     ]
 

@@ -131,6 +131,11 @@ def facts(path: str) -> NameFacts | None:
         return NameFacts(module, ok, warns, raises)
     if name.startswith("_"):
         return None
+    runs = object_runs(module, name)
+    if runs and all(target.startswith("module:") for _, target in runs):
+        # A submodule the data does not record: whether it is an attribute of its parent
+        # depends on what else was imported, and `import` finds it regardless.
+        return None
     ok, warns, raises = _masks(status(module, name))
     return NameFacts(f"{module}.{name}", ok, warns, raises)
 

@@ -73,6 +73,9 @@ class Evaluator:
         self._resolve = resolve
         #: Names assigned a version ("str"/"tuple"/"derived") or a gate's truth mask (int).
         self.names: dict[str, str | int] = {}
+        #: (line, column, source, rows) of string comparisons of ``jax.__version__`` that
+        #: order releases wrongly on those rows ("0.10.0" < "0.7.2").
+        self.misordered: list[tuple[int, int, str, int]] = []
         self._full = (1 << len(rows())) - 1
 
     def version_kind(self, node: ast.expr) -> str | None:
@@ -161,18 +164,33 @@ class Evaluator:
                 kind, constant, flipped = self.version_kind(right), _constant(left), True
             if kind is None or constant is None:
                 return None
-            pair = _comparable(kind, constant)
-            if pair is None:
+            mask = _evaluate(function, kind, constant, flipped)
+            if mask is None:
                 return None
-            convert, target = pair
-            mask = 0
-            for index in range(len(rows())):
-                value = convert(index)
-                if function(*((target, value) if flipped else (value, target))):
-                    mask |= 1 << index
+            if kind == "str" and constant[0] == "str":
+                meant = _evaluate(function, "derived", constant, flipped)
+                if meant is not None and meant != mask:
+                    where = (node.lineno, node.col_offset + 1, ast.unparse(node))
+                    self.misordered.append((*where, meant ^ mask))
             result &= mask
             left = right
         return result
+
+
+def _evaluate(
+    function: Callable[[Any, Any], bool], kind: str, constant: tuple[str, Any], flipped: bool
+) -> int | None:
+    """The rows on which ``version <op> constant`` (or flipped) is true."""
+    pair = _comparable(kind, constant)
+    if pair is None:
+        return None
+    convert, target = pair
+    mask = 0
+    for index in range(len(rows())):
+        value = convert(index)
+        if function(*((target, value) if flipped else (value, target))):
+            mask |= 1 << index
+    return mask
 
 
 def _comparable(kind: str, constant: tuple[str, Any]) -> tuple[Callable[[int], Any], Any] | None:

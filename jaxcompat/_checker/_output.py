@@ -54,6 +54,13 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
         "import) whose every branch uses one name that jaxcompat provides on every release: "
         "the gate can become that jaxcompat name.",
     ),
+    "JC031": (
+        "string-version-comparison",
+        "A comparison of jax.__version__ with a string compares characters, not releases: "
+        "'0.10.0' < '0.7.2' is True. The finding lists the releases on which the comparison "
+        "gives the wrong answer. Compare jax.__version_info__ (or jaxcompat.JAX_VERSION) with "
+        "a tuple of ints instead.",
+    ),
     "JC040": (
         "jaxcompat-name-unavailable",
         "A jaxcompat name that raises AttributeError on some releases in the range, because "

@@ -50,7 +50,7 @@ class Use:
 
 @dataclass
 class Gate:
-    kind: str  # "version", "hasattr" or "try"
+    kind: str  # "version", "hasattr", "try"; "string": a misordering string comparison
     line: int
     col: int
     branches: list[list[str]] = field(default_factory=list)  # the paths each branch uses
@@ -157,6 +157,7 @@ class _Resolver(ast.NodeVisitor):
         ):
             return
         truth = gates.truth(value)
+        self.drain_misordered()
         if truth is not None:
             gates.names[name] = truth
             return
@@ -356,6 +357,7 @@ class _Resolver(ast.NodeVisitor):
         ev = self.gates_ev
         truth = ev.truth(test)
         hasattr_path = ev.hasattr_path(test)
+        self.drain_misordered()
         kind = "hasattr" if hasattr_path else "version" if ev.is_version_gate(test) else None
         saved = self.mask
         paths: list[list[str]] = []
@@ -377,6 +379,11 @@ class _Resolver(ast.NodeVisitor):
             self.gates.append(Gate(kind, node.lineno, node.col_offset + 1, branches, self.mask))
         if truth is not None and isinstance(node, ast.If) and _ends(node.body):
             self.mask &= self.full & ~truth  # the rest runs only where the body did not
+
+    def drain_misordered(self) -> None:
+        for line, col, source, rows_wrong in self.gates_ev.misordered:
+            self.gates.append(Gate("string", line, col, [[source]], self.mask & rows_wrong))
+        self.gates_ev.misordered.clear()
 
     def statements(self, body: list[ast.stmt]) -> None:
         for statement in body:
@@ -425,8 +432,22 @@ def _catches_lookup_errors(handler: ast.ExceptHandler) -> bool:
     )
 
 
+#: Calls that end a block by raising: ``self.skipTest(...)``, ``pytest.skip(...)``, ...
+_ENDING_CALLS = {"skipTest", "skip", "xfail", "fail", "exit", "_exit"}
+
+
 def _ends(body: list[ast.stmt]) -> bool:
-    return bool(body) and isinstance(body[-1], ast.Raise | ast.Return | ast.Continue | ast.Break)
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Raise | ast.Return | ast.Continue | ast.Break):
+        return True
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        function = last.value.func
+        name = function.attr if isinstance(function, ast.Attribute) else None
+        name = function.id if isinstance(function, ast.Name) else name
+        return name in _ENDING_CALLS
+    return False
 
 
 def resolve_file(tree: ast.Module) -> tuple[list[Use], list[Gate]]:

@@ -9,6 +9,7 @@ Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
 - JC011 a keyword argument is deprecated (passing it warns) on some rows;
 - JC020 a positional call fails, or means another parameter, on some rows;
 - JC030 a version gate whose every branch is one stable jaxcompat name;
+- JC031 a string comparison of ``jax.__version__`` that orders some releases wrongly;
 - JC040 a jaxcompat name that raises AttributeError on some rows of the range.
 """
 
@@ -275,6 +276,16 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
 
 
 def _gate_finding(gate: Gate, scope: int) -> Finding | None:
+    if gate.kind == "string":
+        wrong = gate.mask & scope
+        if not wrong:
+            return None
+        message = (
+            f"`{gate.branches[0][0]}` compares strings, not releases: it is wrong on "
+            f"{describe(wrong)}; compare `jax.__version_info__` (or `jaxcompat.JAX_VERSION`) "
+            "with a tuple of ints"
+        )
+        return Finding(gate.line, gate.col, "JC031", message, wrong)
     if not gate.mask & scope or not gate.branches or not all(gate.branches):
         return None
     common: set[str] | None = None
