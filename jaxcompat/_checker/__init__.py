@@ -7,7 +7,8 @@ jaxcompat name that fixes it. The modules, in the order the data flows:
 
 - ``_ranges``: the releases under test (``--jax``, the nearest pyproject.toml, or all);
 - ``_api``: what the API surface data and the stable-name table say about a name;
-- ``_gates`` and ``_resolve``: imports, attribute chains, calls, and version gates;
+- ``_gates``, ``_resolve`` and ``_uses``: imports, attribute chains, calls, and version
+  gates, and the uses and gates they find;
 - ``_rules``: the findings and their codes;
 - ``_output`` and ``_cli``: printing and the command line.
 """

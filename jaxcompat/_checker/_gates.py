@@ -20,7 +20,7 @@ from .._surface import rows
 from ._api import facts
 from ._ranges import release_tuples
 
-__all__ = ["VERSION_PATHS", "Evaluator"]
+__all__ = ["VERSION_PATHS", "Evaluator", "catches_lookup_errors", "ends", "is_type_checking"]
 
 #: Paths whose value is the installed JAX's version: as a string, or as an int tuple.
 VERSION_PATHS = {
@@ -207,3 +207,49 @@ def _comparable(kind: str, constant: tuple[str, Any]) -> tuple[Callable[[int], A
     except (InvalidVersion, TypeError):
         return None
     return (lambda index: Version(rows()[index])), target
+
+
+# --- gates made of blocks ---------------------------------------------------------------
+
+_GUARD_ERRORS = {
+    "ImportError",
+    "ModuleNotFoundError",
+    "AttributeError",
+    "Exception",
+    "BaseException",
+}
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def catches_lookup_errors(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(
+        (isinstance(t, ast.Name) and t.id in _GUARD_ERRORS)
+        or (isinstance(t, ast.Attribute) and t.attr in _GUARD_ERRORS)
+        for t in types
+    )
+
+
+#: Calls that end a block by raising: ``self.skipTest(...)``, ``pytest.skip(...)``, ...
+_ENDING_CALLS = {"skipTest", "skip", "xfail", "fail", "exit", "_exit"}
+
+
+def ends(body: list[ast.stmt]) -> bool:
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Raise | ast.Return | ast.Continue | ast.Break):
+        return True
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        function = last.value.func
+        name = function.attr if isinstance(function, ast.Attribute) else None
+        name = function.id if isinstance(function, ast.Name) else name
+        return name in _ENDING_CALLS
+    return False

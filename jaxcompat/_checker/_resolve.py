@@ -11,63 +11,17 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from .._surface import rows
 from ._api import facts
-from ._gates import Evaluator
+from ._gates import Evaluator, catches_lookup_errors, ends, is_type_checking
+from ._scopes import Binding, Scope, annotation_nodes, parameters
+from ._uses import CallInfo, Gate, Use
 
-__all__ = ["CallInfo", "Gate", "Use", "resolve_file"]
+__all__ = ["resolve_file"]
 
 _ROOTS = ("jax", "jaxcompat")
 _VERSION_ATTRIBUTES = {"__version__", "__version_info__", "JAX_VERSION", "JAX_VERSION_STRING"}
-_GUARD_ERRORS = {
-    "ImportError",
-    "ModuleNotFoundError",
-    "AttributeError",
-    "Exception",
-    "BaseException",
-}
-
-
-@dataclass(frozen=True)
-class CallInfo:
-    positional: int | None  # None when a ``*args`` is passed
-    keywords: tuple[tuple[str, int, int], ...]  # name, line, column
-    double_star: bool
-
-
-@dataclass
-class Use:
-    path: str
-    line: int
-    col: int
-    mask: int  # the rows this code runs on
-    guarded: bool  # inside ``try`` with ``except ImportError/AttributeError``
-    check_name: bool  # False for a name bound by ``from`` (the import reported it)
-    call: CallInfo | None = None
-
-
-@dataclass
-class Gate:
-    kind: str  # "version", "hasattr", "try"; "string": a misordering string comparison
-    line: int
-    col: int
-    branches: list[list[str]] = field(default_factory=list)  # the paths each branch uses
-    mask: int = -1  # the rows the gate itself runs on
-
-
-@dataclass(frozen=True)
-class _Binding:
-    path: str | None  # None: shadowed
-    mask: int
-    alias: bool  # bound by ``from`` import or assignment: the name itself was checked there
-
-
-class _Scope(dict[str, _Binding]):
-    def __init__(self, is_class: bool) -> None:
-        super().__init__()
-        self.is_class = is_class
 
 
 class _Resolver(ast.NodeVisitor):
@@ -76,15 +30,15 @@ class _Resolver(ast.NodeVisitor):
         self.future_annotations = future_annotations
         self.uses: list[Use] = []
         self.gates: list[Gate] = []
-        self.scopes: list[_Scope] = [_Scope(False)]
+        self.scopes: list[Scope] = [Scope(False)]
         self.mask = self.full
         self.guarded = False
-        self.deferred: list[tuple[ast.AST, list[_Scope], int, bool]] = []
+        self.deferred: list[tuple[ast.AST, list[Scope], int, bool]] = []
         self.gates_ev = Evaluator(self.path_of)
         self.elifs: set[int] = set()
 
     # --- names -----------------------------------------------------------------------
-    def lookup(self, name: str) -> _Binding | None:
+    def lookup(self, name: str) -> Binding | None:
         innermost = self.scopes[-1]
         if name in innermost:
             return innermost[name]
@@ -94,9 +48,9 @@ class _Resolver(ast.NodeVisitor):
         return None
 
     def bind(self, name: str, path: str | None, alias: bool = False) -> None:
-        self.scopes[-1][name] = _Binding(path, self.mask, alias)
+        self.scopes[-1][name] = Binding(path, self.mask, alias)
 
-    def chain(self, node: ast.expr) -> tuple[_Binding, list[str]] | None:
+    def chain(self, node: ast.expr) -> tuple[Binding, list[str]] | None:
         attributes: list[str] = []
         while isinstance(node, ast.Attribute):
             attributes.append(node.attr)
@@ -219,7 +173,7 @@ class _Resolver(ast.NodeVisitor):
         self.branches(node.test, [[node.body], [node.orelse]], node)
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
-        self.scopes.append(_Scope(False))
+        self.scopes.append(Scope(False))
         self.bind_arguments(node.args)
         self.visit(node.body)
         self.scopes.pop()
@@ -279,7 +233,7 @@ class _Resolver(ast.NodeVisitor):
             if default is not None:
                 self.visit(default)
         if not self.future_annotations:
-            for annotation in _annotations(node):
+            for annotation in annotation_nodes(node):
                 self.visit(annotation)
         self.bind(node.name, None)
         self.deferred.append((node, list(self.scopes), self.mask, self.guarded))
@@ -289,7 +243,7 @@ class _Resolver(ast.NodeVisitor):
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for expression in [*node.decorator_list, *node.bases, *node.keywords]:
             self.visit(expression)
-        self.scopes.append(_Scope(True))
+        self.scopes.append(Scope(True))
         self.statements(node.body)
         self.scopes.pop()
         self.bind(node.name, None)
@@ -297,7 +251,7 @@ class _Resolver(ast.NodeVisitor):
     def visit_If(self, node: ast.If) -> None:
         if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
             self.elifs.add(id(node.orelse[0]))  # one gate: reported at its `if`
-        if _is_type_checking(node.test):
+        if is_type_checking(node.test):
             saved, self.mask = self.mask, 0
             self.statements(node.body)
             self.mask = saved
@@ -307,7 +261,7 @@ class _Resolver(ast.NodeVisitor):
         self.branches(node.test, [node.body, node.orelse], node)
 
     def visit_Try(self, node: ast.Try) -> None:
-        guards = any(_catches_lookup_errors(handler) for handler in node.handlers)
+        guards = any(catches_lookup_errors(handler) for handler in node.handlers)
         start = len(self.uses)
         saved_guarded, self.guarded = self.guarded, self.guarded or guards
         self.statements(node.body)
@@ -377,7 +331,7 @@ class _Resolver(ast.NodeVisitor):
             branches = paths if all(bodies) else []
             assert isinstance(node, ast.If | ast.IfExp)
             self.gates.append(Gate(kind, node.lineno, node.col_offset + 1, branches, self.mask))
-        if truth is not None and isinstance(node, ast.If) and _ends(node.body):
+        if truth is not None and isinstance(node, ast.If) and ends(node.body):
             self.mask &= self.full & ~truth  # the rest runs only where the body did not
 
     def drain_misordered(self) -> None:
@@ -390,9 +344,7 @@ class _Resolver(ast.NodeVisitor):
             self.visit(statement)
 
     def bind_arguments(self, arguments: ast.arguments) -> None:
-        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-        every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-        for argument in every:
+        for argument in parameters(arguments):
             self.bind(argument.arg, None)
 
     def run_deferred(self) -> None:
@@ -400,54 +352,11 @@ class _Resolver(ast.NodeVisitor):
             node, scopes, mask, guarded = self.deferred.pop(0)
             assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
             saved = (self.scopes, self.mask, self.guarded)
-            self.scopes = [*scopes, _Scope(False)]
+            self.scopes = [*scopes, Scope(False)]
             self.mask, self.guarded = mask, guarded
             self.bind_arguments(node.args)
             self.statements(node.body)
             self.scopes, self.mask, self.guarded = saved
-
-
-def _annotations(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
-    arguments = node.args
-    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-    found = [a.annotation for a in every if a.annotation is not None]
-    return found + ([node.returns] if node.returns is not None else [])
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _catches_lookup_errors(handler: ast.ExceptHandler) -> bool:
-    if handler.type is None:
-        return True
-    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(
-        (isinstance(t, ast.Name) and t.id in _GUARD_ERRORS)
-        or (isinstance(t, ast.Attribute) and t.attr in _GUARD_ERRORS)
-        for t in types
-    )
-
-
-#: Calls that end a block by raising: ``self.skipTest(...)``, ``pytest.skip(...)``, ...
-_ENDING_CALLS = {"skipTest", "skip", "xfail", "fail", "exit", "_exit"}
-
-
-def _ends(body: list[ast.stmt]) -> bool:
-    if not body:
-        return False
-    last = body[-1]
-    if isinstance(last, ast.Raise | ast.Return | ast.Continue | ast.Break):
-        return True
-    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
-        function = last.value.func
-        name = function.attr if isinstance(function, ast.Attribute) else None
-        name = function.id if isinstance(function, ast.Name) else name
-        return name in _ENDING_CALLS
-    return False
 
 
 def resolve_file(tree: ast.Module) -> tuple[list[Use], list[Gate]]:

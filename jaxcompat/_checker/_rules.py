@@ -34,7 +34,7 @@ from ._api import (
     stable_names,
 )
 from ._ranges import describe, row_list
-from ._resolve import CallInfo, Gate, Use
+from ._uses import CallInfo, Gate, Use
 
 __all__ = ["Finding", "findings"]
 
