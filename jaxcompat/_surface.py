@@ -98,8 +98,17 @@ def _runs(runs: list[tuple[int, Any]]) -> tuple[tuple[str, Any], ...]:
     return tuple((releases[index], value) for index, value in runs)
 
 
+def _row_index(release: str) -> int:
+    try:
+        return rows().index(release)
+    except ValueError:
+        raise ValueError(
+            f"JAX {release} is not a matrix.yml row recorded in the API surface data"
+        ) from None
+
+
 def _at(runs: list[tuple[int, Any]], release: str) -> Any:
-    index = rows().index(release)
+    index = _row_index(release)
     value = None
     for first, run_value in runs:
         if first > index:
@@ -159,7 +168,7 @@ def object_runs(module: str, name: str) -> tuple[tuple[str, str], ...]:
 
 def object_at(module: str, name: str, release: str) -> str | None:
     """What `module.name` resolves to on `release`, or None where it does not work."""
-    if status(module, name)[rows().index(release)] not in "ow":
+    if status(module, name)[_row_index(release)] not in "ow":
         return None
     return cast("str | None", _at(_module(module)["names"][name]["object"], release))
 

@@ -278,6 +278,8 @@ def test_unknown_names():
     assert _surface.first_row_with_status("jax", "no_such_name") is None
     assert _surface.object_runs("jax", "no_such_name") == ()
     assert _surface.signature_runs("jax.no_such_name") == ()
+    with pytest.raises(ValueError, match=r"JAX 0\.4\.14 is not a matrix\.yml row recorded"):
+        _surface.signature_at("jax.numpy.clip", "0.4.14")
 
 
 def test_signature_string_notation():
@@ -338,7 +340,7 @@ def test_merge_joins_rows_in_matrix_order(tool, tmp_path):
     }
     for release, data in rows.items():
         (results / f"{release}.json").write_text(json.dumps(data))
-    merged = tool.merge(results, matrix, lambda path, values: True)
+    merged = tool.merge(results, matrix)
     assert merged["format"] == _surface.FORMAT
     assert merged["rows"] == ["0.4.13", "0.4.18", "0.4.19"]
     assert merged["modules"]["jax"] == {
@@ -354,4 +356,4 @@ def test_merge_joins_rows_in_matrix_order(tool, tmp_path):
 
     (results / "0.4.18.json").unlink()
     with pytest.raises(SystemExit, match=r"no probe result for 1 matrix row\(s\): 0\.4\.18\."):
-        tool.merge(results, matrix, lambda path, values: True)
+        tool.merge(results, matrix)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import inspect
 import json
 import subprocess
 import sys
@@ -161,7 +160,7 @@ def describe(obj: object) -> str:
     """What a name resolves to: `module.qualname`, `module:<name>` or `value:<type>`."""
     if isinstance(obj, types.ModuleType):
         return f"module:{obj.__name__}"
-    if isinstance(obj, type) or inspect.isroutine(obj) or callable(obj):
+    if callable(obj):  # functions, classes, and wrappers such as jitted functions
         module = getattr(obj, "__module__", None)
         qualname = getattr(obj, "__qualname__", None)
         if isinstance(module, str) and isinstance(qualname, str):
@@ -221,7 +220,8 @@ def probe() -> dict[str, Any]:
         already = name in sys.modules
         module, import_warnings, error = _import(name)
         if module is not None and already and name not in loaded_by_jax:
-            # Loaded as a side effect of an earlier probe: ask a fresh interpreter.
+            # Loaded as a side effect of an earlier probe (so its import warnings, if any,
+            # went there): ask a fresh interpreter.
             import_warnings = _import_in_fresh_process(name)
         entry: dict[str, Any] = {
             "importable": "." if module is None else ("w" if import_warnings else "o")
@@ -286,9 +286,7 @@ def _runs(values: list[Any], present: Callable[[int], bool]) -> list[list[Any]]:
     return runs
 
 
-def merge(
-    results: Path, matrix: Path, keep_signatures: Callable[[str, list[Any]], bool]
-) -> dict[str, Any]:
+def merge(results: Path, matrix: Path) -> dict[str, Any]:
     """Join the per-row probe files, in matrix.yml order, into the compact data file."""
     rows = matrix_releases(matrix)
     missing = [row for row in rows if not (results / f"{row}.json").is_file()]
@@ -322,8 +320,7 @@ def merge(
     signatures: dict[str, Any] = {}
     for path in sorted({p for data in probes for p in data["signatures"]}):
         values = [data["signatures"].get(path) for data in probes]
-        if keep_signatures(path, values):
-            signatures[path] = _runs(values, lambda i: True)
+        signatures[path] = _runs(values, lambda i: True)
     return {"format": FORMAT, "rows": rows, "modules": modules, "signatures": signatures}
 
 
@@ -340,7 +337,7 @@ def main() -> int:
         data = probe()
         text = json.dumps(data, indent=1, sort_keys=True)
     else:
-        data = merge(args.merge, args.matrix, lambda path, values: True)
+        data = merge(args.merge, args.matrix)
         text = json.dumps(data, separators=(",", ":"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text + "\n")
