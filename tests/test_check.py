@@ -452,3 +452,15 @@ def test_submodules_the_data_does_not_record_are_not_judged():
         jax.experimental.multihost_utils.sync_global_devices("x")
     """
     assert check(source) == []
+
+
+def test_hasattr_on_jaxcompat_gates_its_branches():
+    source = """\
+        import jaxcompat as jax
+        if hasattr(jax, "set_mesh"):
+            jax.set_mesh(mesh)
+        if hasattr(jax, "ffi"):
+            jax.ffi
+        jax.set_mesh(mesh)
+    """
+    assert [line.split(" ")[:2] for line in check(source)] == [["6:1:", "JC040"]]

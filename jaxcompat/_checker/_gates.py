@@ -17,7 +17,7 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from .._surface import rows
-from ._api import facts
+from ._api import JAXCOMPAT_MODULES, JAXCOMPAT_OWN, facts, stable_first_mask, stable_names
 from ._ranges import release_tuples
 
 __all__ = ["VERSION_PATHS", "Evaluator", "catches_lookup_errors", "ends", "is_type_checking"]
@@ -145,8 +145,10 @@ class Evaluator:
 
     def _hasattr(self, node: ast.Call) -> int | None:
         path = self.hasattr_path(node)
-        if path is None or path.startswith("jaxcompat."):
+        if path is None:
             return None
+        if path.startswith("jaxcompat."):
+            return _jaxcompat_has(path.removeprefix("jaxcompat."))
         name = facts(path)
         if name is None or not name.known:
             return None
@@ -175,6 +177,16 @@ class Evaluator:
             result &= mask
             left = right
         return result
+
+
+def _jaxcompat_has(relative: str) -> int | None:
+    """The rows on which ``hasattr(jaxcompat..., name)`` is true (None: unknown)."""
+    if relative in JAXCOMPAT_OWN or relative in JAXCOMPAT_MODULES:
+        return (1 << len(rows())) - 1
+    if relative in stable_names():
+        return stable_first_mask(relative)
+    name = facts(f"jax.{relative}")
+    return name.ok | name.warns if name is not None and name.known else None
 
 
 def _evaluate(
