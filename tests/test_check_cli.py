@@ -93,6 +93,21 @@ def test_a_file_that_does_not_parse_is_reported_and_the_rest_checked(in_tmp, cap
     )
 
 
+@uses_fixture
+def test_pathological_files_are_errors_not_crashes(in_tmp, capsys):
+    write(in_tmp, "deep.py", "x = " + "(" * 200_000 + ")" * 200_000 + "\n")
+    write(in_tmp, "long.py", "import jax\nx = jax.numpy.sum(1)" + " + 1" * 100_000 + "\n")
+    (in_tmp / "latin1.py").write_bytes(b"name = '\xe9'\n")
+    write(in_tmp, "ok.py", "import jax\njax.tree.map(f, x)\n")
+    code, out, _ = run(capsys, ".")
+    assert code == 2
+    lines = out.splitlines()
+    assert lines[0].startswith("deep.py:1:") and "cannot parse" in lines[0]
+    assert lines[1].startswith("latin1.py:1:") and "cannot parse" in lines[1]
+    assert lines[2].startswith("long.py:") and "cannot parse" in lines[2]
+    assert lines[3].startswith("ok.py:2:1: JC001 ")
+
+
 # --- the range under test ---------------------------------------------------------------
 
 

@@ -122,6 +122,9 @@ def main(argv: list[str]) -> int:
             except RangeError as error:
                 errors.append(ParseError(str(file), 1, 1, str(error)))
                 continue
+            except RecursionError:
+                errors.append(ParseError(str(file), 1, 1, "cannot parse: nested too deeply"))
+                continue
             except (SyntaxError, ValueError) as error:
                 line = getattr(error, "lineno", None) or 1
                 col = getattr(error, "offset", None) or 1
