@@ -320,3 +320,24 @@ def test_pre_commit_hook_runs_the_checker():
     assert "language: python\n" in hooks
     assert os.path.exists(ROOT / "pyproject.toml")
     assert 'jaxcompat = "jaxcompat._checker:console"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_jaxcompat_own_names_and_modules_match_the_package():
+    # The checker lists them without importing jaxcompat's JAX-dependent modules.
+    import jaxcompat
+    import jaxcompat.lax
+    from jaxcompat._checker._api import JAXCOMPAT_MODULES, JAXCOMPAT_OWN
+
+    own = {n for n in jaxcompat.__all__ if n not in ("lax", "__version__")}
+    own |= {f"lax.{n}" for n in jaxcompat.lax.__all__} | {"testing"}
+    assert own == JAXCOMPAT_OWN
+    package = ROOT / "jaxcompat"
+    modules = set()
+    for path in package.rglob("*.py"):
+        relative = path.relative_to(package)
+        private = any(part.startswith("_") for part in relative.parts[:-1]) or (
+            relative.name.startswith("_") and relative.name != "__init__.py"
+        )
+        if not private and relative.parts != ("__init__.py",):
+            modules.add(".".join(relative.with_suffix("").parts).removesuffix(".__init__"))
+    assert modules == JAXCOMPAT_MODULES
