@@ -108,6 +108,15 @@ def test_pathological_files_are_errors_not_crashes(in_tmp, capsys):
     assert lines[3].startswith("ok.py:2:1: JC001 ")
 
 
+@uses_fixture
+def test_compile_warnings_do_not_make_a_file_unparseable(in_tmp, capsys):
+    # pytest runs with warnings as errors: a SyntaxWarning must not become a parse error.
+    write(in_tmp, "a.py", 'import jax\npattern = "\\d"\njax.tree.map(f, x)\n')
+    code, out, _ = run(capsys, "a.py")
+    assert code == 1
+    assert out.splitlines()[0].startswith("a.py:3:1: JC001 ")
+
+
 # --- the range under test ---------------------------------------------------------------
 
 
