@@ -464,3 +464,18 @@ def test_hasattr_on_jaxcompat_gates_its_branches():
         jax.set_mesh(mesh)
     """
     assert [line.split(" ")[:2] for line in check(source)] == [["6:1:", "JC040"]]
+
+
+def test_the_version_through_the_jaxcompat_alias_is_jaxcompats():
+    source = """\
+        import jaxcompat as jax
+        if jax.__version__ >= "0.5":
+            pass
+        if jax.JAX_VERSION >= (0, 5, 3):
+            jax.set_mesh(mesh)
+    """
+    assert check(source) == [
+        "2:4: JC032 `jaxcompat.__version__` is jaxcompat's own version, not JAX's (the trap "
+        "of `import jaxcompat as jax`); use `jaxcompat.JAX_VERSION` (an int tuple) or "
+        "`jaxcompat.JAX_VERSION_STRING`"
+    ]

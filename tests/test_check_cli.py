@@ -241,6 +241,7 @@ def test_explain(capsys):
         "JC020",
         "JC030",
         "JC031",
+        "JC032",
         "JC040",
     ]
 

@@ -61,6 +61,12 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
         "gives the wrong answer. Compare jax.__version_info__ (or jaxcompat.JAX_VERSION) with "
         "a tuple of ints instead.",
     ),
+    "JC032": (
+        "jaxcompat-version",
+        "jax.__version__ read through `import jaxcompat as jax` is jaxcompat's own version, "
+        "not JAX's, so a version gate written for JAX compares the wrong thing. Use "
+        "jaxcompat.JAX_VERSION (an int tuple such as (0, 4, 30)) or JAX_VERSION_STRING.",
+    ),
     "JC040": (
         "jaxcompat-name-unavailable",
         "A jaxcompat name that raises AttributeError on some releases in the range, because "

@@ -10,6 +10,7 @@ Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
 - JC020 a positional call fails, or means another parameter, on some rows;
 - JC030 a version gate whose every branch is one stable jaxcompat name;
 - JC031 a string comparison of ``jax.__version__`` that orders some releases wrongly;
+- JC032 ``jax.__version__`` read through ``import jaxcompat as jax`` (jaxcompat's version);
 - JC040 a jaxcompat name that raises AttributeError on some rows of the range.
 """
 
@@ -241,6 +242,14 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
             yield from _call_findings(use, use.call, scope, f"`{use.path}`", use.path, use.path)
         return
     relative = use.path.removeprefix("jaxcompat").removeprefix(".")
+    if relative in ("__version__", "__version_info__") and use.check_name:
+        message = (
+            f"`{use.path}` is jaxcompat's own version, not JAX's (the trap of "
+            "`import jaxcompat as jax`); use `jaxcompat.JAX_VERSION` (an int tuple) or "
+            "`jaxcompat.JAX_VERSION_STRING`"
+        )
+        yield Finding(use.line, use.col, "JC032", message, scope)
+        return
     parts = relative.split(".")
     if not relative or any(".".join(parts[:end]) in JAXCOMPAT_OWN for end in range(1, 4)):
         return
