@@ -65,7 +65,8 @@ def test_no_version_comparisons_outside_dispatch():
             continue
         source = path.read_text()
         assert not comparison.search(source), path
-        if path.name != "_version.py":
+        # The static checker names jax.__version__ as code to look for; it never reads it.
+        if path.name != "_version.py" and "_checker" not in path.parts:
             assert "jax.__version__" not in source, path
 
 

@@ -131,7 +131,9 @@ def test_dispatch_module_is_the_only_version_comparison():
     readers = sorted(
         str(path.relative_to(package))
         for path in package.rglob("*.py")
-        if "__version__" in path.read_text()
+        # The static checker names jax.__version__ as code to look for; it never reads it.
+        if "_checker" not in path.parts
+        and "__version__" in path.read_text()
         and "jax" in path.read_text()
         and "jax.__version__" in path.read_text()
     )

@@ -1,0 +1,164 @@
+"""``jaxcompat check``: the command line, the files it reads and its exit codes.
+
+Exit 0 when there is nothing to report, 1 when there are findings, 2 on a usage error (a bad
+``--jax`` specifier, a path that does not exist, an unknown code) or when a file does not
+parse; the other files are still checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import re
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+from ._output import EXPLANATIONS, FileFinding, ParseError, render
+from ._ranges import RangeError, range_for_file, spec_mask
+from ._resolve import resolve_file
+from ._rules import Finding, findings
+
+__all__ = ["SKIPPED_DIRECTORIES", "check_source", "console", "main"]
+
+#: Directories never entered when walking a directory argument.
+SKIPPED_DIRECTORIES = frozenset({".git", ".venv", "venv", "build", ".nox", ".tox", "__pycache__"})
+
+_IGNORE = re.compile(r"#\s*jaxcompat:\s*ignore(?:\[([A-Z0-9,\s]+)\])?")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jaxcompat check",
+        description="Report what in a library's source breaks on which JAX releases, and "
+        "the jaxcompat name that fixes it. Static: nothing is imported or run.",
+    )
+    parser.add_argument("paths", nargs="*", default=["."], help="files and directories")
+    parser.add_argument(
+        "--jax",
+        metavar="SPEC",
+        help="the JAX releases to check, a PEP 440 specifier such as '>=0.4.20,<0.9' "
+        "(default: the jax requirement of the nearest pyproject.toml, else every release)",
+    )
+    parser.add_argument("--format", choices=("text", "json", "github"), default="text")
+    parser.add_argument("--select", metavar="CODES", help="only these codes (prefixes)")
+    parser.add_argument("--ignore", metavar="CODES", help="not these codes (prefixes)")
+    parser.add_argument("--explain", metavar="CODE", help="say what a code means and exit")
+    return parser
+
+
+def _codes(text: str | None) -> tuple[str, ...]:
+    return tuple(code.strip().upper() for code in (text or "").split(",") if code.strip())
+
+
+def _python_files(path: Path) -> Iterator[Path]:
+    if path.is_file():
+        yield path
+        return
+    for directory, subdirectories, files in os.walk(path):
+        subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES)
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield Path(directory) / name
+
+
+def _suppressed(finding: Finding, lines: list[str]) -> bool:
+    if not 0 < finding.line <= len(lines) or "jaxcompat" not in lines[finding.line - 1]:
+        return False
+    match = _IGNORE.search(lines[finding.line - 1])
+    if match is None:
+        return False
+    return match.group(1) is None or finding.code in _codes(match.group(1))
+
+
+def check_source(source: str, scope: int) -> list[Finding]:
+    """The findings for one file's source on the rows `scope` (raises SyntaxError)."""
+    with warnings.catch_warnings():
+        # Compiling warns about things such as invalid escape sequences: not our business,
+        # and under `-W error` they would turn a valid file into one that "does not parse".
+        warnings.simplefilter("ignore")
+        tree = ast.parse(source)
+    uses, gates = resolve_file(tree)
+    lines = source.splitlines()
+    return [f for f in findings(uses, gates, scope) if not _suppressed(f, lines)]
+
+
+def main(argv: list[str]) -> int:
+    """Run ``jaxcompat check`` with `argv` (the arguments after ``check``); return the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:
+        return 0 if exit.code == 0 else 2
+    if args.explain:
+        code = args.explain.upper()
+        if code not in EXPLANATIONS:
+            print(f"jaxcompat check: unknown code {args.explain!r}", file=sys.stderr)
+            return 2
+        name, text = EXPLANATIONS[code]
+        print(f"{code} ({name})\n\n{text}")
+        return 0
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    for code in (*select, *ignore):
+        if not any(known.startswith(code) for known in EXPLANATIONS):
+            print(f"jaxcompat check: unknown code {code!r}", file=sys.stderr)
+            return 2
+    try:
+        override = spec_mask(args.jax, "--jax") if args.jax is not None else None
+    except RangeError as error:
+        print(f"jaxcompat check: {error}", file=sys.stderr)
+        return 2
+    paths = [Path(p) for p in args.paths]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        print(f"jaxcompat check: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    reported: list[FileFinding] = []
+    errors: list[ParseError] = []
+    ranges: dict[str, int] = {}
+    files = lines = 0
+    for path in paths:
+        for file in _python_files(path):
+            try:
+                scope, origin = range_for_file(file, override)
+                source = file.read_bytes().decode("utf-8")
+                found = check_source(source, scope)
+            except RangeError as error:
+                errors.append(ParseError(str(file), 1, 1, str(error)))
+                continue
+            except RecursionError:
+                errors.append(ParseError(str(file), 1, 1, "cannot parse: nested too deeply"))
+                continue
+            except (SyntaxError, ValueError) as error:
+                line = getattr(error, "lineno", None) or 1
+                col = getattr(error, "offset", None) or 1
+                detail = getattr(error, "msg", None) or str(error)
+                errors.append(ParseError(str(file), line, col, f"cannot parse: {detail}"))
+                continue
+            ranges[origin] = scope
+            files += 1
+            lines += source.count("\n") + (not source.endswith("\n") and bool(source))
+            for finding in found:
+                if select and not finding.code.startswith(select):
+                    continue
+                if ignore and finding.code.startswith(ignore):
+                    continue
+                reported.append(FileFinding(str(file), finding))
+    print(render(args.format, reported, errors, files, lines, ranges))
+    if errors:
+        return 2
+    return 1 if reported else 0
+
+
+def console() -> int:
+    """The ``jaxcompat`` console script: ``jaxcompat check ...``, else ``python -m jaxcompat``.
+
+    It dispatches before ``jaxcompat.__main__`` is imported, as that module needs JAX.
+    """
+    if sys.argv[1:2] == ["check"]:
+        return main(sys.argv[2:])
+    from jaxcompat.__main__ import main as report
+
+    return report(sys.argv[1:])

@@ -1,0 +1,166 @@
+"""How findings are printed: text (``path:line:col: JCxxx message``), JSON, GitHub annotations,
+the summary line, and the ``--explain`` texts."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+from ._ranges import describe, row_list
+from ._rules import Finding
+
+__all__ = ["EXPLANATIONS", "FileFinding", "ParseError", "render"]
+
+EXPLANATIONS: dict[str, tuple[str, str]] = {
+    "JC001": (
+        "missing-name",
+        "A JAX name or module the code uses does not exist on some JAX releases in the range "
+        "the library claims, so the code fails there with AttributeError or ImportError. The "
+        "finding lists those releases (rows of jaxcompat's test matrix) and the fix: the "
+        "jaxcompat name that gives it on every release, or the floor to raise to.",
+    ),
+    "JC002": (
+        "deprecated-name",
+        "Reading the name emits a DeprecationWarning or FutureWarning on some releases in "
+        "the range: a test suite that turns warnings into errors fails there, and the next "
+        "releases remove the name.",
+    ),
+    "JC003": (
+        "removed-name",
+        "The name is still listed by JAX (its deprecation table) but reading it raises "
+        "AttributeError on some releases in the range: the deprecation became an error.",
+    ),
+    "JC010": (
+        "keyword-not-accepted",
+        "A call passes a keyword argument that the JAX callable does not accept on some "
+        "releases in the range (not yet added, or removed), so the call raises TypeError there.",
+    ),
+    "JC011": (
+        "keyword-deprecated",
+        "A call passes a keyword argument that JAX marks as deprecated on some releases in "
+        "the range: passing it emits a DeprecationWarning, and a later release removes it.",
+    ),
+    "JC020": (
+        "positional-call",
+        "A call passes arguments by position where the JAX callable takes fewer positional "
+        "arguments on some releases (TypeError), or where a position means another "
+        "parameter on some releases (a silent wrong answer). Pass them by keyword.",
+    ),
+    "JC030": (
+        "replaceable-gate",
+        "A version gate (a comparison of jax.__version_info__ or jax.__version__, a "
+        "hasattr(jax..., 'name') test, or try/except ImportError/AttributeError around an "
+        "import) whose every branch uses one name that jaxcompat provides on every release: "
+        "the gate can become that jaxcompat name.",
+    ),
+    "JC031": (
+        "string-version-comparison",
+        "A comparison of jax.__version__ with a string compares characters, not releases: "
+        "'0.10.0' < '0.7.2' is True. The finding lists the releases on which the comparison "
+        "gives the wrong answer. Compare jax.__version_info__ (or jaxcompat.JAX_VERSION) with "
+        "a tuple of ints instead.",
+    ),
+    "JC032": (
+        "jaxcompat-version",
+        "jax.__version__ read through `import jaxcompat as jax` is jaxcompat's own version, "
+        "not JAX's, so a version gate written for JAX compares the wrong thing. Use "
+        "jaxcompat.JAX_VERSION (an int tuple such as (0, 4, 30)) or JAX_VERSION_STRING.",
+    ),
+    "JC040": (
+        "jaxcompat-name-unavailable",
+        "A jaxcompat name that raises AttributeError on some releases in the range, because "
+        "JAX cannot do it before a given release (the message names it and why). Raise the "
+        "floor, or keep a hasattr check.",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class FileFinding:
+    file: str
+    finding: Finding
+
+
+@dataclass(frozen=True)
+class ParseError:
+    file: str
+    line: int
+    col: int
+    message: str
+
+
+def _summary(findings: list[FileFinding], files: int, lines: int, errors: int) -> str:
+    counts = Counter(item.finding.code for item in findings)
+    per_code = ", ".join(f"{code}: {count}" for code, count in sorted(counts.items()))
+    text = (
+        f"Found {len(findings)} finding{'s' * (len(findings) != 1)}"
+        + (f" ({per_code})" if per_code else "")
+        + f" in {files} file{'s' * (files != 1)} ({lines} lines)"
+    )
+    if errors:
+        text += f"; {errors} file{'s' * (errors != 1)} could not be parsed"
+    return text + "."
+
+
+def render(
+    style: str,
+    findings: list[FileFinding],
+    errors: list[ParseError],
+    files: int,
+    lines: int,
+    ranges: dict[str, int],
+) -> str:
+    """The whole report in `style` ("text", "json" or "github")."""
+    summary = _summary(findings, files, lines, len(errors))
+    if style == "json":
+        return json.dumps(
+            {
+                "findings": [
+                    {
+                        "path": item.file,
+                        "line": item.finding.line,
+                        "column": item.finding.col,
+                        "code": item.finding.code,
+                        "message": item.finding.message,
+                        "releases": row_list(item.finding.releases),
+                    }
+                    for item in findings
+                ],
+                "errors": [
+                    {"path": e.file, "line": e.line, "column": e.col, "message": e.message}
+                    for e in errors
+                ],
+                "ranges": {origin: row_list(mask) for origin, mask in ranges.items()},
+                "summary": summary,
+            },
+            indent=2,
+        )
+    out: list[str] = []
+    for error in errors:
+        location = f"{error.file}:{error.line}:{error.col}"
+        if style == "github":
+            out.append(
+                f"::error file={error.file},line={error.line},col={error.col},"
+                f"title=syntax error::{_escape(error.message)}"
+            )
+        else:
+            out.append(f"{location}: error: {error.message}")
+    for item in findings:
+        f = item.finding
+        if style == "github":
+            out.append(
+                f"::warning file={item.file},line={f.line},col={f.col},title={f.code}::"
+                f"{_escape(f.message)}"
+            )
+        else:
+            out.append(f"{item.file}:{f.line}:{f.col}: {f.code} {f.message}")
+    for origin, mask in ranges.items():
+        out.append(f"Checked for JAX {describe(mask)} (from {origin}).")
+    out.append(summary)
+    return "\n".join(out)
+
+
+def _escape(text: str) -> str:
+    # GitHub's workflow commands: %, CR and LF are escaped in the message.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

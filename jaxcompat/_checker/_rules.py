@@ -1,0 +1,340 @@
+"""Findings: what each use of a JAX or jaxcompat name does on the rows it runs on.
+
+Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
+
+- JC001 the name (or module) does not exist on some rows;
+- JC002 reading the name emits a DeprecationWarning or FutureWarning on some rows;
+- JC003 the name is listed but raises (a deprecation turned into an error) on some rows;
+- JC010 a keyword argument is not accepted on some rows;
+- JC011 a keyword argument is deprecated (passing it warns) on some rows;
+- JC020 a positional call fails, or means another parameter, on some rows;
+- JC030 a version gate whose every branch is one stable jaxcompat name;
+- JC031 a string comparison of ``jax.__version__`` that orders some releases wrongly;
+- JC032 ``jax.__version__`` read through ``import jaxcompat as jax`` (jaxcompat's version);
+- JC040 a jaxcompat name that raises AttributeError on some rows of the range.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .._surface import rows
+from ._api import (
+    JAXCOMPAT_MODULES,
+    JAXCOMPAT_OWN,
+    Signature,
+    facts,
+    first_good_row,
+    same_object_stable,
+    signature_masks,
+    split_path,
+    stable_first_mask,
+    stable_for,
+    stable_names,
+)
+from ._ranges import describe, row_list
+from ._uses import CallInfo, Gate, Use
+
+__all__ = ["Finding", "findings"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    col: int
+    code: str
+    message: str
+    releases: int  # the rows it concerns (0 for gates)
+
+
+def _pretty(signature: Signature) -> str:
+    return "(" + signature.text.replace("=!", "").replace("=", "").replace(",", ", ") + ")"
+
+
+def _newest_signature(path: str) -> Signature | None:
+    newest = 1 << (len(rows()) - 1)
+    for signature, mask in signature_masks(path):
+        if mask & newest:
+            return signature
+    return None
+
+
+def _covering_stable(path: str, scope: int) -> tuple[str | None, str | None]:
+    """(a stable name that works on every row of `scope`, one that exists but does not)."""
+    partial = None
+    for stable in stable_for(path):
+        if stable_first_mask(stable) & scope == scope:
+            return stable, None
+        partial = partial or stable
+    return None, partial
+
+
+def _fix(path: str, bad: int, scope: int, signature_path: str | None = None) -> str:
+    """What to do about `path` failing on the rows `bad` of `scope`.
+
+    With `signature_path` (a call's keyword or positional problem), the advice is about the
+    callable's newest signature rather than its name.
+    """
+    if path.startswith("jaxcompat."):
+        newest = _newest_signature(signature_path or "")
+        return f"it takes the newest JAX signature {_pretty(newest)}" if newest else "drop it"
+    stable, partial = _covering_stable(path, scope)
+    if stable is not None:
+        text = f"use `jaxcompat.{stable}`"
+        mine, newest = _newest_signature(path), _newest_signature(f"jax.{stable}")
+        differs = mine is not None and newest is not None and mine.text != newest.text
+        if newest is not None and (differs or signature_path is not None):
+            text += f", which takes the newest signature {_pretty(newest)}"
+        return text
+    if partial is not None:
+        entry = stable_names()[partial]
+        return (
+            f"raise the floor to jax>={entry.first} and use `jaxcompat.{partial}` ({entry.reason})"
+        )
+    floor = first_good_row(bad, scope)
+    if floor is not None:
+        return f"raise the floor to jax>={floor}"
+    for same in same_object_stable(path):
+        if stable_first_mask(same) & scope == scope:
+            return f"use `jaxcompat.{same}`, the same function under its newest name"
+    text = f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
+    newest = _newest_signature(signature_path) if signature_path else None
+    if newest is not None:
+        text = f"no jaxcompat name replaces it; the newest signature is {_pretty(newest)}"
+    return text
+
+
+def _name_findings(use: Use, scope: int, shown: str, jax_path: str) -> Iterator[Finding]:
+    for code, message, bad in _name_problems(scope, shown, jax_path, use.guarded):
+        yield Finding(use.line, use.col, code, message, bad)
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_problems(
+    scope: int, shown: str, jax_path: str, guarded: bool
+) -> tuple[tuple[str, str, int], ...]:
+    """(code, message, rows) for reading `jax_path` on `scope`; cached, as names repeat."""
+    name = facts(jax_path)
+    if name is None or not name.known:
+        return ()
+    absent, raises = name.absent & scope, name.raises & scope
+    if guarded:
+        absent = raises = 0  # the except clause handles it
+    is_module = split_path(jax_path) == (name.path, None)
+    parts = []
+    code = None
+    # One finding per use: the code is the worst of what happens, the message says it all.
+    for this_code, bad, verb in (
+        ("JC002", name.warns & scope, "emits a DeprecationWarning"),
+        ("JC003", raises, "raises AttributeError (deprecated, then removed)"),
+        ("JC001", absent, "cannot be imported" if is_module else "does not exist"),
+    ):
+        if bad:
+            parts.append(f"{verb} on {describe(bad)}")
+            code = this_code
+    if code is None:
+        return ()
+    bad = name.warns & scope | raises | absent
+    subject = f"module {shown}" if is_module else shown
+    message = f"{subject} {', '.join(parts)}; {_fix(jax_path, bad, scope)}"
+    return ((code, message, bad),)
+
+
+def _call_findings(
+    use: Use, call: CallInfo, scope: int, shown: str, sig_path: str, fix_path: str
+) -> Iterator[Finding]:
+    rejected: dict[str, int] = {}
+    deprecated: dict[str, int] = {}
+    too_many = 0
+    limits: dict[int, int] = {}
+    meaning: list[dict[str, int]] = [{} for _ in range(call.positional or 0)]
+    signatures = [(s, m & scope) for s, m in signature_masks(sig_path) if m & scope]
+    for signature, mask in signatures:
+        by_name = {p.name: p for p in signature.parameters}
+        for keyword, _, _ in call.keywords:
+            parameter = by_name.get(keyword)
+            if not (parameter is not None and parameter.keyword) and not signature.var_keyword:
+                rejected[keyword] = rejected.get(keyword, 0) | mask
+            elif parameter is not None and parameter.deprecated:
+                deprecated[keyword] = deprecated.get(keyword, 0) | mask
+        positional = signature.positional_names
+        over = call.positional is not None and call.positional > len(positional)
+        if over and not signature.var_positional:
+            too_many |= mask
+            limits[len(positional)] = limits.get(len(positional), 0) | mask
+        for index in range(min(call.positional or 0, len(positional))):
+            name = positional[index]
+            meaning[index][name] = meaning[index].get(name, 0) | mask
+    for keyword, line, col in call.keywords:
+        if keyword in rejected:
+            bad = rejected[keyword]
+            message = f"{shown} does not accept the keyword `{keyword}` on {describe(bad)}"
+            if keyword in deprecated:
+                message += f" (and passing it warns on {describe(deprecated[keyword])})"
+                bad |= deprecated[keyword]
+            fix = _fix(fix_path, bad, scope, sig_path)
+            yield Finding(line, col, "JC010", f"{message}; {fix}", bad)
+        elif keyword in deprecated:
+            bad = deprecated[keyword]
+            message = f"passing `{keyword}` to {shown} emits a DeprecationWarning on"
+            stable, _ = _covering_stable(fix_path, scope)
+            newest = _newest_signature(sig_path)
+            if stable is not None:
+                hint = _fix(fix_path, bad, scope, sig_path)
+            else:
+                hint = f"the newest signature is {_pretty(newest)}" if newest else "drop it"
+            yield Finding(line, col, "JC011", f"{message} {describe(bad)}; {hint}", bad)
+    moved = _moved_positions(meaning, [s for s, _ in signatures])
+    if too_many or moved:
+        parts = [
+            f"takes at most {limit} positional argument{'s' * (limit != 1)} on {describe(mask)}"
+            for limit, mask in sorted(limits.items())
+        ]
+        parts += moved
+        bad = too_many | sum_masks(meaning, moved)
+        count = call.positional
+        text = f"{shown} called with {count} positional argument{'s' * (count != 1)}: "
+        text += "; ".join(parts)
+        fix = "pass them by keyword"
+        stable, _ = _covering_stable(fix_path, scope)
+        if stable is not None and not fix_path.startswith("jaxcompat."):
+            fix += f" (or use `jaxcompat.{stable}`)"
+        yield Finding(use.line, use.col, "JC020", f"{text}; {fix}", bad)
+
+
+def sum_masks(meaning: list[dict[str, int]], moved: list[str]) -> int:
+    if not moved:
+        return 0
+    total = 0
+    for names in meaning:
+        if len(names) > 1:
+            for mask in names.values():
+                total |= mask
+    return total
+
+
+def _moved_positions(meaning: list[dict[str, int]], signatures: list[Signature]) -> list[str]:
+    """Positions whose parameter is another one on some rows (a reorder, not a rename)."""
+    found = []
+    for index, names in enumerate(meaning):
+        if len(names) < 2:
+            continue
+        # A parameter renamed in place keeps its meaning; one found at another position
+        # on some row (make_mesh's devices/axis_types at 0.7.0) does not.
+        elsewhere = any(
+            name in s.positional_names[:index] + s.positional_names[index + 1 :]
+            for name in names
+            for s in signatures
+        )
+        if elsewhere:
+            means = ", ".join(f"`{name}` on {describe(mask)}" for name, mask in names.items())
+            found.append(f"argument {index + 1} is {means}")
+    return found
+
+
+def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
+    if not use.path.startswith("jaxcompat"):
+        if use.check_name:
+            yield from _name_findings(use, scope, f"`{use.path}`", use.path)
+        if use.call is not None:
+            yield from _call_findings(use, use.call, scope, f"`{use.path}`", use.path, use.path)
+        return
+    relative = use.path.removeprefix("jaxcompat").removeprefix(".")
+    if relative in ("__version__", "__version_info__") and use.check_name:
+        message = (
+            f"`{use.path}` is jaxcompat's own version, not JAX's (the trap of "
+            "`import jaxcompat as jax`); use `jaxcompat.JAX_VERSION` (an int tuple) or "
+            "`jaxcompat.JAX_VERSION_STRING`"
+        )
+        yield Finding(use.line, use.col, "JC032", message, scope)
+        return
+    parts = relative.split(".")
+    if not relative or any(".".join(parts[:end]) in JAXCOMPAT_OWN for end in range(1, 4)):
+        return
+    if relative in JAXCOMPAT_MODULES:
+        return
+    entry = stable_names().get(relative)
+    if entry is None:
+        if any(".".join(parts[:end]) in stable_names() for end in range(1, len(parts))):
+            return  # an attribute of a stable name's object
+        forwarded = f"jax.{relative}"
+        shown = f"`{use.path}` (JAX's `{forwarded}`)"
+        if use.check_name:
+            yield from _name_findings(use, scope, shown, forwarded)
+        if use.call is not None:
+            yield from _call_findings(use, use.call, scope, shown, forwarded, forwarded)
+        return
+    missing = scope & ~stable_first_mask(relative)
+    if use.check_name and missing and not use.guarded:
+        message = (
+            f"`{use.path}` raises AttributeError on {describe(missing)}: JAX has it from "
+            f"{entry.first} ({entry.reason}); raise the floor to jax>={entry.first}"
+        )
+        yield Finding(use.line, use.col, "JC040", message, missing)
+    if use.call is not None:
+        newest = 1 << (len(rows()) - 1)
+        # A stable name takes the newest JAX's signature on every row it exists on.
+        for finding in _call_findings(
+            use, use.call, newest, f"`{use.path}`", f"jax.{relative}", use.path
+        ):
+            rows_there = scope & stable_first_mask(relative)
+            message = finding.message.replace(describe(newest), "every release")
+            yield Finding(finding.line, finding.col, finding.code, message, rows_there)
+
+
+def _gate_finding(gate: Gate, scope: int) -> Finding | None:
+    if gate.kind == "string":
+        wrong = gate.mask & scope
+        if not wrong:
+            return None
+        message = (
+            f"`{gate.branches[0][0]}` compares strings, not releases: it is wrong on "
+            f"{describe(wrong)}; compare `jax.__version_info__` (or `jaxcompat.JAX_VERSION`) "
+            "with a tuple of ints"
+        )
+        return Finding(gate.line, gate.col, "JC031", message, wrong)
+    if not gate.mask & scope or not gate.branches or not all(gate.branches):
+        return None
+    common: set[str] | None = None
+    preferred: list[str] = []
+    every = {path for branch in gate.branches for path in branch}
+    for branch in gate.branches:
+        for path in branch:
+            if any(other.startswith(f"{path}.") for other in every):
+                continue  # `hasattr(jax, "tree")` around `jax.tree.map`: the use decides
+            split = split_path(path) if path.startswith("jax.") else None
+            if split is not None and split[1] is None:
+                continue  # importing a module decides nothing
+            candidates = set(stable_for(path))
+            common = candidates if common is None else common & candidates
+            relative = path.removeprefix("jaxcompat.").removeprefix("jax.")
+            preferred.append(relative)
+    if not common:
+        return None
+    stable = next((p for p in preferred if p in common), sorted(common)[0])
+    what = {
+        "version": "this version gate",
+        "hasattr": "this hasattr gate",
+        "try": "this try/except import gate",
+    }[gate.kind]
+    message = f"{what} can become `jaxcompat.{stable}`: every branch is a location of it"
+    first = stable_names()[stable].first
+    if first is not None and scope & ~stable_first_mask(stable):
+        message += f" (before {first} it raises AttributeError, which `hasattr` reads as False)"
+    return Finding(gate.line, gate.col, "JC030", message, 0)
+
+
+def findings(uses: list[Use], gates: list[Gate], scope: int) -> list[Finding]:
+    """Every finding for one file's uses and gates, checked on the rows `scope`."""
+    found: list[Finding] = []
+    for use in uses:
+        effective = use.mask & scope
+        if effective:
+            found.extend(_use_findings(use, effective))
+    for gate in gates:
+        finding = _gate_finding(gate, scope)
+        if finding is not None:
+            found.append(finding)
+    return sorted(found, key=lambda f: (f.line, f.col, f.code))

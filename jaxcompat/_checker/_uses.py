@@ -1,0 +1,34 @@
+"""What import resolution finds in a file: uses of JAX and jaxcompat names, and gates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["CallInfo", "Gate", "Use"]
+
+
+@dataclass(frozen=True)
+class CallInfo:
+    positional: int | None  # None when a ``*args`` is passed
+    keywords: tuple[tuple[str, int, int], ...]  # name, line, column
+    double_star: bool
+
+
+@dataclass
+class Use:
+    path: str
+    line: int
+    col: int
+    mask: int  # the rows this code runs on
+    guarded: bool  # inside ``try`` with ``except ImportError/AttributeError``
+    check_name: bool  # False for a name bound by ``from`` (the import reported it)
+    call: CallInfo | None = None
+
+
+@dataclass
+class Gate:
+    kind: str  # "version", "hasattr", "try"; "string": a misordering string comparison
+    line: int
+    col: int
+    branches: list[list[str]] = field(default_factory=list)  # the paths each branch uses
+    mask: int = -1  # the rows the gate itself runs on

@@ -1,0 +1,353 @@
+"""jaxcompat check from the command line: ranges, formats, codes, exit codes, files, no JAX.
+
+Most tests use the fixture surface (tests/_check_data.py); those marked `real_data` read the
+data file that ships with jaxcompat, which is the same on every row.
+"""
+
+import json
+import os
+import re
+import sys
+import textwrap
+
+import pytest
+
+from jaxcompat._checker import main
+from jaxcompat._checker._output import EXPLANATIONS
+
+from ._check_data import fixture_data  # noqa: F401  (a fixture)
+from ._helpers import ROOT, run_python
+
+uses_fixture = pytest.mark.usefixtures("fixture_data")
+
+
+def write(directory, name, text):
+    path = directory / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# --- exit codes and usage errors ----------------------------------------------------------
+
+
+@uses_fixture
+def test_exit_codes(in_tmp, capsys):
+    write(in_tmp, "clean.py", "import jax\njax.tree_util.tree_map(f, x)\n")
+    write(in_tmp, "broken.py", "import jax\njax.tree.map(f, x)\n")
+    assert run(capsys, "clean.py")[0] == 0
+    code, out, _ = run(capsys, "broken.py")
+    assert code == 1
+    assert out.splitlines() == [
+        "broken.py:2:1: JC001 `jax.tree.map` does not exist on 0.4.13; use `jaxcompat.tree.map`",
+        "Checked for JAX 0.4.13-0.12.0 (from every supported release).",
+        "Found 1 finding (JC001: 1) in 1 file (2 lines).",
+    ]
+    assert run(capsys, "clean.py", "--jax", ">=0.4.25")[0] == 0
+    assert run(capsys, "broken.py", "--jax", ">=0.4.25")[0] == 0
+
+
+@uses_fixture
+def test_usage_errors_exit_2(in_tmp, capsys):
+    write(in_tmp, "a.py", "x = 1\n")
+    code, _, err = run(capsys, "a.py", "--jax", ">=0.4.x")
+    assert (code, err) == (
+        2,
+        "jaxcompat check: --jax: '>=0.4.x' is not a PEP 440 version specifier\n",
+    )
+    code, _, err = run(capsys, "a.py", "--jax", ">=1.0")
+    assert code == 2
+    assert err == (
+        "jaxcompat check: --jax: '>=1.0' admits no supported JAX release "
+        "(the matrix has 0.4.13 to 0.12.0)\n"
+    )
+    code, _, err = run(capsys, "missing.py")
+    assert (code, err) == (2, "jaxcompat check: no such file or directory: missing.py\n")
+    assert run(capsys, "a.py", "--select", "JC999")[0] == 2
+    assert run(capsys, "a.py", "--format", "xml")[0] == 2
+
+
+@uses_fixture
+def test_a_file_that_does_not_parse_is_reported_and_the_rest_checked(in_tmp, capsys):
+    write(in_tmp, "pkg/bad.py", "import jax\ndef f(:\n    pass\n")
+    write(in_tmp, "pkg/good.py", "import jax\njax.tree.map(f, x)\n")
+    code, out, _ = run(capsys, "pkg")
+    assert code == 2
+    lines = out.splitlines()
+    assert re.fullmatch(r"pkg/bad\.py:2:7: error: cannot parse: .+", lines[0]), lines[0]
+    assert lines[1].startswith("pkg/good.py:2:1: JC001 ")
+    assert (
+        lines[-1] == "Found 1 finding (JC001: 1) in 1 file (2 lines); 1 file could not be parsed."
+    )
+
+
+@uses_fixture
+def test_pathological_files_are_errors_not_crashes(in_tmp, capsys):
+    write(in_tmp, "deep.py", "x = " + "(" * 200_000 + ")" * 200_000 + "\n")
+    write(in_tmp, "long.py", "import jax\nx = jax.numpy.sum(1)" + " + 1" * 100_000 + "\n")
+    (in_tmp / "latin1.py").write_bytes(b"name = '\xe9'\n")
+    write(in_tmp, "ok.py", "import jax\njax.tree.map(f, x)\n")
+    code, out, _ = run(capsys, ".")
+    assert code == 2
+    lines = out.splitlines()
+    assert lines[0].startswith("deep.py:1:") and "cannot parse" in lines[0]
+    assert lines[1].startswith("latin1.py:1:") and "cannot parse" in lines[1]
+    assert lines[2].startswith("long.py:") and "cannot parse" in lines[2]
+    assert lines[3].startswith("ok.py:2:1: JC001 ")
+
+
+@uses_fixture
+def test_compile_warnings_do_not_make_a_file_unparseable(in_tmp, capsys):
+    # pytest runs with warnings as errors: a SyntaxWarning must not become a parse error.
+    write(in_tmp, "a.py", 'import jax\npattern = "\\d"\njax.tree.map(f, x)\n')
+    code, out, _ = run(capsys, "a.py")
+    assert code == 1
+    assert out.splitlines()[0].startswith("a.py:3:1: JC001 ")
+
+
+# --- the range under test ---------------------------------------------------------------
+
+
+@uses_fixture
+def test_range_from_the_nearest_pyproject(in_tmp, capsys):
+    write(
+        in_tmp,
+        "lib/pyproject.toml",
+        '[project]\nname = "lib"\ndependencies = ["numpy", "jax[cpu]>=0.4.25,!=0.10.0"]\n',
+    )
+    write(in_tmp, "lib/src/lib/mod.py", "import jax\njax.tree.map(f, x)\njax.core.get_aval(x)\n")
+    write(in_tmp, "other/pyproject.toml", '[project]\nname = "other"\ndependencies = []\n')
+    write(in_tmp, "other/mod.py", "import jax\njax.tree.map(f, x)\n")
+    code, out, _ = run(capsys, "lib", "other")
+    assert code == 1
+    assert out.splitlines() == [
+        "lib/src/lib/mod.py:3:1: JC001 `jax.core.get_aval` emits a DeprecationWarning on "
+        "0.7.0, does not exist on 0.12.0; use `jaxcompat.typeof`",
+        "other/mod.py:2:1: JC001 `jax.tree.map` does not exist on 0.4.13; use `jaxcompat.tree.map`",
+        "Checked for JAX 0.4.25-0.7.0, 0.12.0 (from lib/pyproject.toml: jax!=0.10.0,>=0.4.25).",
+        "Checked for JAX 0.4.13-0.12.0 (from every supported release).",
+        "Found 2 findings (JC001: 2) in 2 files (5 lines).",
+    ]
+    # --jax wins over pyproject.toml.
+    assert run(capsys, "lib", "--jax", ">=0.4.25,<0.7")[0] == 0
+
+
+@uses_fixture
+def test_skipped_directories(in_tmp, capsys):
+    broken = "import jax\njax.tree.map(f, x)\n"
+    for directory in (".venv", "build", ".git", "venv", ".nox"):
+        write(in_tmp, f"{directory}/lib.py", broken)
+    write(in_tmp, "src/ok.py", "x = 1\n")
+    code, out, _ = run(capsys, ".")
+    assert code == 0
+    assert out.splitlines()[-1] == "Found 0 findings in 1 file (1 lines)."
+    # A file named on the command line is checked wherever it is.
+    assert run(capsys, "build/lib.py")[0] == 1
+
+
+# --- output formats, codes, suppression ------------------------------------------------------
+
+
+@uses_fixture
+def test_json_format(in_tmp, capsys):
+    write(in_tmp, "a.py", "import jax.numpy as jnp\njnp.clip(x, a_min=0)\n")
+    code, out, _ = run(capsys, "a.py", "--format", "json")
+    assert code == 1
+    report = json.loads(out)
+    assert report["findings"] == [
+        {
+            "path": "a.py",
+            "line": 2,
+            "column": 13,
+            "code": "JC010",
+            "message": "`jax.numpy.clip` does not accept the keyword `a_min` on 0.10.0-0.12.0 "
+            "(and passing it warns on 0.4.30-0.7.0); use `jaxcompat.numpy.clip`, which takes the "
+            "newest signature (arr, /, min, max)",
+            "releases": ["0.4.30", "0.5.3", "0.7.0", "0.10.0", "0.12.0"],
+        }
+    ]
+    assert report["errors"] == []
+    assert report["ranges"] == {
+        "every supported release": [
+            "0.4.13",
+            "0.4.25",
+            "0.4.30",
+            "0.5.3",
+            "0.7.0",
+            "0.10.0",
+            "0.12.0",
+        ]
+    }
+    assert report["summary"] == "Found 1 finding (JC010: 1) in 1 file (2 lines)."
+
+
+@uses_fixture
+def test_github_format(in_tmp, capsys):
+    write(in_tmp, "a.py", "import jax\njax.tree.map(f, x)\n")
+    write(in_tmp, "b.py", "def (\n")
+    code, out, _ = run(capsys, "a.py", "b.py", "--format", "github")
+    assert code == 2
+    lines = out.splitlines()
+    assert lines[0].startswith("::error file=b.py,line=1,col=")
+    assert "title=syntax error::cannot parse: " in lines[0]
+    assert lines[1] == (
+        "::warning file=a.py,line=2,col=1,title=JC001::`jax.tree.map` does not exist on "
+        "0.4.13; use `jaxcompat.tree.map`"
+    )
+
+
+@uses_fixture
+def test_select_and_ignore(in_tmp, capsys):
+    write(
+        in_tmp,
+        "a.py",
+        "import jax\nimport jax.numpy as jnp\njax.tree.map(f, x)\njnp.clip(x, a_min=0)\n",
+    )
+
+    def codes(*options):
+        out = run(capsys, "a.py", *options)[1]
+        return [line.split(" ")[1] for line in out.splitlines() if line.startswith("a.py:")]
+
+    assert codes() == ["JC001", "JC010"]
+    assert codes("--select", "JC001") == ["JC001"]
+    assert codes("--select", "JC01") == ["JC010"]
+    assert codes("--ignore", "JC001,JC010") == []
+    assert run(capsys, "a.py", "--ignore", "JC0")[0] == 0
+
+
+def test_explain(capsys):
+    code, out, _ = run(capsys, "--explain", "jc030")
+    assert code == 0
+    assert out.startswith("JC030 (replaceable-gate)\n\nA version gate")
+    assert run(capsys, "--explain", "JC999")[0] == 2
+    assert sorted(EXPLANATIONS) == [
+        "JC001",
+        "JC002",
+        "JC003",
+        "JC010",
+        "JC011",
+        "JC020",
+        "JC030",
+        "JC031",
+        "JC032",
+        "JC040",
+    ]
+
+
+# --- the real data, no JAX, the examples ----------------------------------------------------
+
+
+def test_real_data_findings(in_tmp, capsys):
+    write(
+        in_tmp,
+        "a.py",
+        """\
+        import jax
+        from jax.experimental.shard_map import shard_map
+        jax.tree.map(f, x)
+        jax.tree_util.tree_map(f, x)
+        jax.jit(f, (0,))
+        """,
+    )
+    code, out, _ = run(capsys, "a.py", "--jax", ">=0.4.13")
+    assert code == 1
+    assert out.splitlines()[:3] == [
+        "a.py:2:1: JC002 `jax.experimental.shard_map.shard_map` emits a DeprecationWarning on "
+        "0.8.0-0.12.0.1; use `jaxcompat.shard_map`, which takes the newest signature "
+        "(f, /, *, out_specs, in_specs, mesh, axis_names, check_vma)",
+        "a.py:3:1: JC001 `jax.tree.map` does not exist on 0.4.13-0.4.24; use `jaxcompat.tree.map`",
+        "a.py:5:1: JC020 `jax.jit` called with 2 positional arguments: takes at most 1 "
+        "positional argument on 0.6.0-0.12.0.1; pass them by keyword",
+    ]
+
+
+def test_the_downstream_example_is_clean(capsys, monkeypatch):
+    # It declares `jax` unpinned: every row counts.
+    monkeypatch.chdir(ROOT)
+    code, out, _ = run(capsys, "examples/downstream")
+    assert out.splitlines()[0] == (
+        "Checked for JAX 0.4.13-0.12.0.1 (from examples/downstream/pyproject.toml: jax, unpinned)."
+    )
+    assert re.fullmatch(r"Found 0 findings in \d+ files \(\d+ lines\)\.", out.splitlines()[-1])
+    assert code == 0
+
+
+def _readme_block():
+    text = (ROOT / "README.md").read_text()
+    match = re.search(r"\$ jaxcompat check examples/pinned\n(.*?)```", text, re.DOTALL)
+    assert match, "README.md shows a run of `jaxcompat check examples/pinned`"
+    return match.group(1)
+
+
+def test_readme_shows_the_real_output(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, _ = run(capsys, "examples/pinned")
+    assert code == 1
+    assert _readme_block() == out
+
+
+@pytest.mark.subprocess
+def test_runs_without_jax(tmp_path):
+    write(tmp_path, "a.py", "import jax\njax.tree.map(f, x)\n")
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['jax'] = None\n"  # `import jax` raises ImportError
+        f"sys.argv = ['jaxcompat', 'check', {str(tmp_path / 'a.py')!r}, '--jax', '<0.4.25']\n"
+        "try:\n"
+        "    runpy.run_module('jaxcompat', run_name='__main__', alter_sys=True)\n"
+        "except SystemExit as exit:\n"
+        "    print('exit', exit.code)\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('jax', 'jaxlib')))\n"
+        "from jaxcompat._checker import console\n"
+        "sys.argv = ['jaxcompat', 'check', '--explain', 'JC001']\n"
+        "print('console', console())\n"
+    )
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{tmp_path / 'a.py'}:2:1: JC001 `jax.tree.map` does not exist")
+    assert "exit 1" in lines
+    assert "['jax']" in lines  # only the blocked entry: nothing of JAX was imported
+    assert lines[-1] == "console 0"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pre-commit hook file is POSIX-only here")
+def test_pre_commit_hook_runs_the_checker():
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert "entry: jaxcompat check\n" in hooks
+    assert "language: python\n" in hooks
+    assert os.path.exists(ROOT / "pyproject.toml")
+    assert 'jaxcompat = "jaxcompat._checker:console"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_jaxcompat_own_names_and_modules_match_the_package():
+    # The checker lists them without importing jaxcompat's JAX-dependent modules.
+    import jaxcompat
+    import jaxcompat.lax
+    from jaxcompat._checker._api import JAXCOMPAT_MODULES, JAXCOMPAT_OWN
+
+    own = {n for n in jaxcompat.__all__ if n not in ("lax", "__version__")}
+    own |= {f"lax.{n}" for n in jaxcompat.lax.__all__} | {"testing"}
+    assert own == JAXCOMPAT_OWN
+    package = ROOT / "jaxcompat"
+    modules = set()
+    for path in package.rglob("*.py"):
+        relative = path.relative_to(package)
+        private = any(part.startswith("_") for part in relative.parts[:-1]) or (
+            relative.name.startswith("_") and relative.name != "__init__.py"
+        )
+        if not private and relative.parts != ("__init__.py",):
+            modules.add(".".join(relative.with_suffix("").parts).removesuffix(".__init__"))
+    assert modules == JAXCOMPAT_MODULES
