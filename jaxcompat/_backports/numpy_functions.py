@@ -1,0 +1,184 @@
+"""``jax.numpy`` functions added in JAX 0.4.20-0.11.2, for releases that lack them.
+
+Each is composed of the installed release's own ``jax.numpy`` and ``jax.lax`` operations, so
+it traces, jits, vmaps and differentiates as the native one does, with the newest JAX's
+signature, results, dtypes and errors.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .numpy_array_api import default_dtype
+
+__all__ = ["fill_diagonal", "minmax", "put_along_axis", "spacing", "top_k", "trapezoid"]
+
+
+def fill_diagonal(a: Any, val: Any, wrap: bool = False, *, inplace: bool = True) -> jax.Array:
+    """``jnp.fill_diagonal`` (JAX 0.4.20): a copy of ``a`` with ``val`` on its diagonal."""
+    if inplace:
+        raise NotImplementedError("JAX arrays are immutable, must use inplace=False")
+    if wrap:
+        raise NotImplementedError("wrap=True is not implemented, must use wrap=False")
+    a, val = jnp.asarray(a), jnp.asarray(val)
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim > 2 and not all(n == a.shape[0] for n in a.shape[1:]):
+        raise ValueError("All dimensions of input must be of equal length")
+    n = min(a.shape)
+    if val.ndim:
+        # The values repeat along the diagonal as often as needed.
+        flat = jnp.ravel(val)
+        val = jnp.tile(flat, math.ceil(n / flat.shape[0]))[:n]
+    diagonal = jnp.diag_indices(n, a.ndim)  # type: ignore[no-untyped-call, unused-ignore]
+    filled: jax.Array = a.at[diagonal].set(val)
+    return filled
+
+
+def put_along_axis(
+    arr: Any,
+    indices: Any,
+    values: Any,
+    axis: int | None,
+    inplace: bool = True,
+    *,
+    mode: str | None = None,
+) -> jax.Array:
+    """``jnp.put_along_axis`` (JAX 0.4.36): a copy of ``arr`` with values put along an axis."""
+    if inplace:
+        raise ValueError(
+            "jax.numpy.put_along_axis cannot modify arrays in-place, because JAX arrays"
+            "are immutable. Pass inplace=False to instead return an updated array."
+        )
+    arr, indices, values = jnp.asarray(arr), jnp.asarray(indices), jnp.asarray(values)
+    original_shape = arr.shape
+    if axis is None:
+        arr = jnp.ravel(arr)
+        axis = 0
+    if arr.ndim != indices.ndim:
+        raise ValueError(
+            "put_along_axis arguments 'arr' and 'indices' must have same ndim. Got "
+            f"arr.ndim={arr.ndim} and indices.ndim={indices.ndim}."
+        )
+    try:
+        values = jnp.broadcast_to(values, indices.shape)
+    except ValueError:
+        raise ValueError(
+            "put_along_axis argument 'values' must be broadcastable to 'indices'. Got "
+            f"values.shape={values.shape} and indices.shape={indices.shape}."
+        ) from None
+    axis %= arr.ndim
+    # Every other dimension is indexed by its own (broadcast) range.
+    index = list(jnp.indices(arr.shape, sparse=True))
+    index[axis] = indices
+    result = arr.at[tuple(index)].set(values, mode=mode)
+    reshaped: jax.Array = result.reshape(original_shape)
+    return reshaped
+
+
+def spacing(x: Any, /) -> jax.Array:
+    """``jnp.spacing`` (JAX 0.4.35): the distance from ``x`` to the next float away from 0."""
+    arr = jnp.asarray(x)
+    if not jnp.issubdtype(arr.dtype, jnp.inexact):
+        arr = lax.convert_element_type(arr, default_dtype(jnp.promote_types(arr.dtype, jnp.float_)))
+    if jnp.issubdtype(arr.dtype, jnp.complexfloating):
+        raise ValueError("jnp.spacing is not defined for complex inputs.")
+    inf = jnp.array(np.inf, arr.dtype)
+    if arr.dtype == np.dtype(np.float16):
+        # NumPy's float16 spacing always steps towards +inf.
+        return lax.nextafter(arr, jnp.broadcast_to(inf, arr.shape)) - arr
+    away_from_zero = jnp.copysign(jnp.broadcast_to(inf, arr.shape), arr)
+    result = lax.nextafter(arr, away_from_zero) - arr
+    smallest_subnormal = jnp.finfo(arr.dtype).smallest_subnormal  # type: ignore[no-untyped-call, unused-ignore]
+    spaced: jax.Array = jnp.where(
+        result == 0, jnp.copysign(jnp.array(smallest_subnormal, arr.dtype), arr), result
+    )
+    return spaced
+
+
+def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> jax.Array:
+    """``jnp.trapezoid`` (JAX 0.4.26): integrate along ``axis`` with the trapezoidal rule."""
+    if x is None:
+        y_arr = jnp.asarray(y)
+        if not jnp.issubdtype(y_arr.dtype, jnp.inexact):
+            y_arr = y_arr.astype(default_dtype(jnp.promote_types(y_arr.dtype, jnp.float_)))
+        dx_arr = jnp.asarray(dx)
+        if dx_arr.ndim > 0:
+            dx_arr = lax.expand_dims(dx_arr, range(y_arr.ndim - dx_arr.ndim))
+            dx_arr = jnp.moveaxis(dx_arr, axis, -1)
+    else:
+        y_arr, x_arr = jnp.asarray(y), jnp.asarray(x)
+        common = jnp.result_type(y_arr, x_arr)
+        if not jnp.issubdtype(common, jnp.inexact):
+            common = default_dtype(jnp.promote_types(common, jnp.float_))
+        y_arr, x_arr = y_arr.astype(common), x_arr.astype(common)
+        if x_arr.ndim == 1:
+            dx_arr = jnp.diff(x_arr)
+        else:
+            dx_arr = jnp.moveaxis(jnp.diff(x_arr, axis=axis), axis, -1)
+    y_arr = jnp.moveaxis(y_arr, axis, -1)
+    if dx_arr.ndim == 0 or dx_arr.shape[-1] == 1:
+        # A constant step: the newest JAX sums once and corrects the two end points.
+        step = dx_arr if dx_arr.ndim == 0 else dx_arr[..., 0]
+        constant_step: jax.Array = step * (y_arr.sum(-1) - 0.5 * (y_arr[..., 0] + y_arr[..., -1]))
+        return constant_step
+    varying_steps: jax.Array = 0.5 * (dx_arr * (y_arr[..., 1:] + y_arr[..., :-1])).sum(-1)
+    return varying_steps
+
+
+def _order_reversed(x: jax.Array) -> jax.Array:
+    # Bitwise not reverses the order of booleans and integers over their whole range.
+    if x.dtype == np.dtype(bool) or jnp.issubdtype(x.dtype, jnp.integer):
+        return lax.bitwise_not(x)
+    return lax.neg(x)
+
+
+def top_k(
+    a: Any, k: int, /, *, axis: int = -1, mode: str = "largest", sorted: bool = True
+) -> tuple[jax.Array, jax.Array]:
+    """``jnp.top_k`` (JAX 0.11.1): the ``k`` largest (or smallest) entries along ``axis``."""
+    arr = jnp.asarray(a)
+    if jnp.issubdtype(arr.dtype, jnp.complexfloating):
+        raise ValueError("top_k is not compatible with complex inputs.")
+    if mode not in ("largest", "smallest"):
+        raise ValueError(f"mode must be 'largest' or 'smallest', got {mode!r}")
+    if not -arr.ndim <= axis < max(arr.ndim, 1):
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {arr.ndim}")
+    axis %= max(arr.ndim, 1)
+    # lax.top_k of these releases works on the last axis only.
+    last = jnp.moveaxis(arr, axis, -1)
+    if mode == "largest":
+        values, indices = lax.top_k(last, k)
+    else:
+        values, indices = lax.top_k(_order_reversed(last), k)
+        values = _order_reversed(values)
+    return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis)
+
+
+def minmax(
+    a: Any,
+    axis: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+    initial: Any = None,
+    where: Any = None,
+) -> tuple[jax.Array, jax.Array]:
+    """``jnp.minmax`` (JAX 0.11.2): ``(jnp.min(a, ...), jnp.max(a, ...))``."""
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.minmax is not supported.")
+    initial_min, initial_max = initial if isinstance(initial, tuple) else (initial, initial)
+    if (initial_min is None or initial_max is None) and where is not None:
+        raise ValueError(
+            "reduction operation minmax does not have an identity, so to use a where mask one "
+            "has to specify 'initial'"
+        )
+    return (
+        jnp.min(a, axis=axis, keepdims=keepdims, initial=initial_min, where=where),
+        jnp.max(a, axis=axis, keepdims=keepdims, initial=initial_max, where=where),
+    )
