@@ -144,3 +144,65 @@ def test_rewrite_tree_changes_only_files_with_jax_imports(tmp_path):
     assert changed == [package / "core.py"]
     assert (package / "core.py").read_text() == "import jaxcompat.numpy as jnp\n\nones = jnp.ones\n"
     assert (package / "__init__.py").read_text() == "from lib import core\n"
+
+
+JUNIT = """<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest">
+<testcase classname="work.raw.lib.core_test.CoreTest" name="test_ok" time="0.1"/>
+<testcase classname="work.raw.lib.core_test.CoreTest" name="test_bad" time="0.1">
+<failure message="AttributeError: module 'jax' has no attribute 'P'">trace</failure></testcase>
+<testcase classname="lib.skip_test.SkipTest" name="test_skip" time="0.0">
+<skipped message="needs a GPU">skip</skipped></testcase>
+<testcase classname="" name="lib.broken_test" time="0.0">
+<error message="collection failure">Traceback
+E   ImportError: cannot import name 'typeof' from 'jax'</error></testcase>
+</testsuite></testsuites>
+"""
+
+
+def test_outcomes_are_read_per_test_from_junit_xml(tmp_path):
+    junit = tmp_path / "junit.xml"
+    junit.write_text(JUNIT)
+    assert third_party._outcomes(junit, "lib") == {
+        "lib.core_test.CoreTest::test_ok": "passed",
+        "lib.core_test.CoreTest::test_bad": "failed",
+        "lib.core_test.CoreTest::test_bad#message": (
+            "AttributeError: module 'jax' has no attribute 'P'"
+        ),
+        "lib.skip_test.SkipTest::test_skip": "skipped",
+        "::lib.broken_test": "error",
+        "::lib.broken_test#message": "ImportError: cannot import name 'typeof' from 'jax'",
+    }
+
+
+def test_report_writes_the_tables_and_replaces_only_its_block(tmp_path):
+    library = third_party.LIBRARIES["chex"]
+    results = tmp_path / "results"
+    results.mkdir()
+    for row, mode, counts in [
+        (library.floor, "raw", {"passed": 10, "failed": 0, "error": 0, "skipped": 1}),
+        (library.below_floor[0], "raw", {"passed": 2, "failed": 8, "error": 0, "skipped": 1}),
+        (library.below_floor[0], "jaxcompat", {"passed": 9, "failed": 1, "error": 0, "skipped": 1}),
+    ]:
+        record = {
+            "library": "chex",
+            "row": row,
+            "mode": mode,
+            "seconds": 1.5,
+            "counts": counts,
+            "tests": {"chex.a_test.T::test_x": "failed" if counts["failed"] else "passed"},
+            "messages": {"chex.a_test.T::test_x": "boom"},
+        }
+        (results / f"chex-{row}-{mode}.json").write_text(third_party.json.dumps(record))
+    compatibility = tmp_path / "COMPATIBILITY.md"
+    compatibility.write_text("# Compatibility\n\nOther sections.\n")
+    markdown = tmp_path / "THIRD_PARTY.md"
+    third_party.report(results, markdown, compatibility)
+    third_party.report(results, markdown, compatibility)  # a second run replaces its block
+    text = markdown.read_text()
+    assert f"| {library.below_floor[0]} | 2 / 8 / 0 | 9 / 1 / 0 | 90.0% | 1.5, 1.5 |" in text
+    assert "| boom | unclassified | " in text
+    block = compatibility.read_text()
+    assert block.startswith("# Compatibility\n\nOther sections.\n\n")
+    assert block.count(third_party.COMPATIBILITY_START) == 1
+    assert block.count("## Third-party test suites") == 1

@@ -279,6 +279,16 @@ def prepare(library: Library, sdist: Path, work: Path) -> None:
 # --- Running the tests ---------------------------------------------------------------------
 
 
+def _message(element: ET.Element) -> str:
+    """The exception a failed test ended with, on one line."""
+    message = (element.get("message") or "").strip()
+    if message and message not in ("collection failure", "failed on setup"):
+        return message.splitlines()[0][:300]
+    # A collection error's message says only that: its exception is the last `E` line.
+    raised = [line[1:].strip() for line in (element.text or "").splitlines() if line[:2] == "E "]
+    return (raised[-1] if raised else message)[:300]
+
+
 def _outcomes(junit: Path, package: str) -> dict[str, str]:
     """test id -> passed | failed | error | skipped, from pytest's JUnit XML."""
     outcomes = {}
@@ -291,9 +301,8 @@ def _outcomes(junit: Path, package: str) -> dict[str, str]:
         for child in case:
             if child.tag in ("failure", "error", "skipped"):
                 outcome = {"failure": "failed"}.get(child.tag, child.tag)
-                message = (child.get("message") or "").splitlines()
                 if outcome != "skipped":
-                    outcomes[f"{test}#message"] = message[0][:300] if message else ""
+                    outcomes[f"{test}#message"] = _message(child)
         outcomes[test] = outcome
     return outcomes
 
@@ -470,11 +479,17 @@ def _cause_lines(
             groups.setdefault(key, {}).setdefault(row, []).append(test)
     if not groups:
         return ["Every test that ran passed through jaxcompat."]
-    lines = ["| cause | kind | rows: failing tests |", "|---|---|---|"]
+    lines = ["| cause | kind | rows: number of tests | tests |", "|---|---|---|---|"]
     for (kind, explanation), rows in sorted(groups.items()):
         where = "; ".join(f"{row}: {len(tests)}" for row, tests in rows.items())
+        names = sorted(
+            {test.rpartition("::")[2] or test for tests in rows.values() for test in tests}
+        )
+        shown = ", ".join(f"`{name}`" for name in names[:6])
+        if len(names) > 6:
+            shown += f" and {len(names) - 6} more"
         text = explanation.replace("|", "\\|")
-        lines.append(f"| {text} | {kind} | {where} |")
+        lines.append(f"| {text} | {kind} | {where} | {shown} |")
     return lines
 
 
