@@ -446,9 +446,12 @@ CAUSES: tuple[Cause, ...] = (
         "optax",
         "object has no attribute 'sharding'",
         DETAIL,
-        "`jax.typeof(x).sharding` (optax's `tree_random_like` and `add_noise`): avals carry "
-        "a sharding only from JAX 0.5.0 (sharding in types); before, `jaxcompat.typeof` is "
-        "`jax.core.get_aval`, whose avals have none",
+        "`jax.typeof(x).sharding` (optax's `tree_random_like`, used by `add_noise` and "
+        "`noisy_sgd`): avals carry their sharding from JAX 0.5.1 (measured: absent on "
+        "0.5.0, a NamedSharding over an empty AbstractMesh on 0.5.1); before 0.5.3 "
+        "`jaxcompat.typeof` is `jax.core.get_aval`, whose avals have none. optax only reads it "
+        "to drop it where the sampler has no `out_sharding`, but an aval with a made-up "
+        "sharding would be a stand-in",
     ),
     Cause(
         "optax",
