@@ -624,6 +624,15 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
             summary.append(
                 f"| {library.name} {library.version} | {row} | {_cell(raw)} | {_cell(compat)} |"
             )
+    lines += [
+        "## Not run: equinox",
+        "",
+        "equinox (0.13.8 declares jax>=0.4.38) ships no tests in its sdist or wheel (its build",
+        "includes `equinox/*` only, in every release checked: 0.11.12, 0.12.2, 0.13.2, 0.13.8),",
+        "and its test suite is published only in its source repository, which is not a",
+        "package index. It joins when its tests can be fetched from an index.",
+        "",
+    ]
     markdown.write_text("\n".join(lines))
     block = "\n".join(
         [
