@@ -420,13 +420,6 @@ CAUSES: tuple[Cause, ...] = (
     ),
     Cause(
         "chex",
-        "has no attribute '_src'",
-        BEHAVIOUR,
-        "as above, from `fake_set_n_cpu_devices_test.py`",
-        test="fake_set_n_cpu_devices_test",
-    ),
-    Cause(
-        "chex",
         "False is not true",
         BEHAVIOUR,
         "chex's `is_traceable` recognises a jitted function by `PjitFunction` in its type name "
@@ -596,6 +589,27 @@ def _cause_lines(
     return lines
 
 
+def _fixed_lines(
+    library: Library, records: dict[tuple[str, str, str], dict[str, object]]
+) -> list[str]:
+    """The tests that fail with raw JAX and pass through jaxcompat, by their raw failure."""
+    lines = []
+    for row in library.rows:
+        raw = records.get((library.name, row, "raw"))
+        compat = records.get((library.name, row, "jaxcompat"))
+        if raw is None or compat is None:
+            continue
+        passed = compat["tests"]
+        assert isinstance(passed, dict)
+        fixed: dict[str, int] = {}
+        for test, message in _failures(raw).items():
+            if passed.get(test) == "passed":
+                fixed[message] = fixed.get(message, 0) + 1
+        for message, count in sorted(fixed.items()):
+            lines.append(f"- {row}: {count} tests that fail raw with `{message}` pass.")
+    return lines or ["- none."]
+
+
 def report(results: Path, markdown: Path, compatibility: Path) -> None:
     """Write THIRD_PARTY.md and the third-party block of COMPATIBILITY.md."""
     records = _load_results(results)
@@ -632,6 +646,7 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         if library.per_file:
             lines.append("Each test file runs in its own interpreter.")
         lines += ["", *_row_lines(library, records), ""]
+        lines += ["Fixed by jaxcompat:", "", *_fixed_lines(library, records), ""]
         lines += ["Failures through jaxcompat, by cause:", ""]
         lines += [*_cause_lines(library, records), ""]
         lines += [f"- {note}" for note in NOTES.get(library.name, ())]
