@@ -474,8 +474,10 @@ CAUSES: tuple[Cause, ...] = (
 NOTES: dict[str, tuple[str, ...]] = {
     "chex": (
         "Behind the `_src` error: with `jaxcompat._src` set to `jax._src` by hand (JAX "
-        "0.6.2), variants_test.py passes as it does raw (99 passed, 25 skipped) and "
-        "fake_test.py passes 30 of its 34 tests. The 4 left (`test_fake_parallel_axis`, "
+        "0.6.2, the whole suite in 70 s), chex passes 614 / fails 4 / errors 0 through "
+        "jaxcompat, 99.4% of the floor row's raw passes: the 48 `jax.P` tests pass, "
+        "variants_test.py passes as it does raw (99 passed, 25 skipped) and fake_test.py "
+        "passes 30 of its 34 tests. The 4 left (`test_fake_parallel_axis`, "
         "`test_fake_pmap_axis_name`, `test_pmap_with_complex_static_broadcasted_object0` and "
         "`1`) are a behaviour difference: chex's `fake_pmap` patches `jax.pmap` and "
         "`jax.lax.psum` etc. with `mock.patch('jax.pmap', ...)`, on JAX's module, while the "
