@@ -628,7 +628,9 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "with `--no-deps`, so its JAX pin cannot pull JAX up. Warnings are errors (neither",
         "library configures pytest's warning filters; the exceptions, the library's own",
         "warnings about itself, are listed below). Counts are tests passed / failed /",
-        "errored (a test file that fails to import counts as one error).",
+        "errored (a test file that fails to import counts as one error). Seconds are the",
+        "test run alone, measured with two to four sessions sharing two CPU cores; a whole",
+        "session, venv included, takes 4 to 14 minutes.",
         "",
     ]
     summary = [
