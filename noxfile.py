@@ -17,6 +17,7 @@ JAXCOMPAT_WHEEL=dist/jaxcompat-X-py3-none-any.whl nox -s tests    test a built w
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import os
 import re
@@ -25,6 +26,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import nox
 import yaml
@@ -387,3 +389,58 @@ def typecheck(session: nox.Session, jax: str) -> None:
 def matrix(session: nox.Session) -> None:
     """Print matrix.yml as JSON, one object per row."""
     print(json.dumps([row.__dict__ for row in MATRIX], indent=1))
+
+
+# --- Third-party proof: published libraries' own tests through import jaxcompat as jax ------
+
+
+def _load_third_party() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("third_party", ROOT / "tools/third_party.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["third_party"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+THIRD_PARTY = _load_third_party()
+
+
+def _third_party_params() -> list[nox.Param]:
+    params = []
+    for library in THIRD_PARTY.LIBRARIES.values():
+        for jax in library.rows:
+            row = next((r for r in MATRIX if r.jax == jax), None)
+            python = NEWEST_PYTHON if row is None else row.primary
+            ident = f"library='{library.name}', jax='{jax}'"
+            params.append(nox.param(python, library.name, jax, id=ident, tags=["third-party"]))
+    return params
+
+
+@nox.session(default=False)
+@nox.parametrize("python,library,jax", _third_party_params())
+def third_party(session: nox.Session, library: str, jax: str) -> None:
+    """A published library's own tests on one row, raw and through jaxcompat (THIRD_PARTY.md)."""
+    lib = THIRD_PARTY.LIBRARIES[library]
+    if jax == NEWEST:
+        requirements = ["--upgrade", "jax", "jaxlib"]
+    else:
+        requirements = next(r for r in MATRIX if r.jax == jax).requirements
+    # The library itself goes in without its dependencies, so its JAX pin cannot pull JAX up.
+    _install(session, [*requirements, "pip", *lib.dependencies], "test")
+    session.install("--no-deps", f"{lib.name}=={lib.version}")
+    tmp = Path(session.create_tmp())
+    download = tmp / "sdist"
+    shutil.rmtree(download, ignore_errors=True)
+    pip_download = ["python", "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
+    session.run(*pip_download, "--dest", str(download), f"{lib.name}=={lib.version}")
+    (sdist,) = download.glob("*.tar.gz")
+    work = tmp / "work"
+    tool = "tools/third_party.py"
+    session.run("python", tool, "prepare", lib.name, str(sdist), str(work), env=RUN_ENV)
+    for mode in ("raw", "jaxcompat"):
+        session.run(
+            "python", tool, "run", lib.name, jax, mode, str(work), *session.posargs, env=RUN_ENV
+        )
+    session.run("python", tool, "report", env=RUN_ENV)

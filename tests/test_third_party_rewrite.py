@@ -1,0 +1,208 @@
+"""tools/third_party.py: the AST rewrite that points a library's JAX imports at jaxcompat."""
+
+import importlib.util
+import sys
+import textwrap
+
+import pytest
+
+import jaxcompat
+import jaxcompat.numpy
+
+from ._helpers import ROOT
+
+
+def _load_tool():
+    spec = importlib.util.spec_from_file_location("third_party", ROOT / "tools/third_party.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("third_party", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+third_party = _load_tool()
+MIRRORED = frozenset({"jax", "jax.numpy", "jax.tree_util", "jax.experimental"})
+
+
+def rewrite(source: str) -> str:
+    return third_party.rewrite_source(textwrap.dedent(source), MIRRORED)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("import jax\n", "import jaxcompat as jax\n"),
+        ("import jax as j\n", "import jaxcompat as j\n"),
+        ("import jax.numpy as jnp\n", "import jaxcompat.numpy as jnp\n"),
+        ("import jax.numpy\n", "import jaxcompat as jax\n"),
+        ("import os, jax\n", "import os, jaxcompat as jax\n"),
+        ("import jax.scipy.special as jss\n", "import jax.scipy.special as jss\n"),
+        ("import jax.scipy.special\n", "import jax.scipy.special, jaxcompat as jax\n"),
+        (
+            "from jax import lax, tree_util as jtu\n",
+            "from jaxcompat import lax, tree_util as jtu\n",
+        ),
+        (
+            "from jax.experimental import io_callback\n",
+            "from jaxcompat.experimental import io_callback\n",
+        ),
+        ("from jax.tree_util import tree_map\n", "from jaxcompat.tree_util import tree_map\n"),
+        ("from jax.experimental.pjit import pjit\n", "from jax.experimental.pjit import pjit\n"),
+        ("from jax._src import core\n", "from jax._src import core\n"),
+        ("from jax import _src\n", "from jax import _src\n"),
+        ("from jax import *\n", "from jax import *\n"),
+        ("from . import jax\n", "from . import jax\n"),
+        ("import jaxtyping\n", "import jaxtyping\n"),
+        ("from jaxtyping import Array\n", "from jaxtyping import Array\n"),
+        ("x = 'import jax'  # import jax\n", "x = 'import jax'  # import jax\n"),
+    ],
+)
+def test_each_import_form(before, after):
+    assert rewrite(before) == after
+
+
+def test_parenthesised_from_import_keeps_its_layout_and_comments():
+    source = textwrap.dedent(
+        """\
+        from jax import (
+            lax,  # the loops
+            random as jrandom,
+        )
+        """
+    )
+    assert rewrite(source) == source.replace("from jax import", "from jaxcompat import")
+
+
+def test_imports_inside_blocks_and_after_other_statements():
+    source = """\
+    def f():
+        import jax.numpy as jnp
+        if True: from jax import lax; y = 1
+        return jnp
+    s = "é"; import jax
+    """
+    assert rewrite(source) == textwrap.dedent(
+        """\
+        def f():
+            import jaxcompat.numpy as jnp
+            if True: from jaxcompat import lax; y = 1
+            return jnp
+        s = "é"; import jaxcompat as jax
+        """
+    )
+
+
+def test_a_continued_import_keeps_every_line_number():
+    source = "import jax, \\\n    jax.numpy as jnp  # note\nx = 1\n"
+    rewritten = rewrite(source)
+    assert rewritten.splitlines()[2] == "x = 1"
+    namespace: dict[str, object] = {}
+    exec(compile(rewritten, "<rewritten>", "exec"), namespace)
+    assert namespace["jax"] is jaxcompat
+    assert namespace["jnp"] is jaxcompat.numpy
+
+
+def test_rewritten_code_binds_jaxcompat_and_reaches_unmirrored_modules():
+    import jax.scipy.special
+
+    source = """\
+    import jax
+    import jax.scipy.special
+    import jax.numpy as jnp
+    from jax import tree_util as jtu
+    special = jax.scipy.special
+    """
+    namespace: dict[str, object] = {}
+    exec(compile(rewrite(source), "<rewritten>", "exec"), namespace)
+    assert namespace["jax"] is jaxcompat
+    assert namespace["jnp"] is jaxcompat.numpy
+    assert namespace["jtu"] is jaxcompat.tree_util
+    assert namespace["special"] is jax.scipy.special
+
+
+def test_a_file_without_jax_imports_is_returned_unchanged():
+    source = "import numpy as np\n\n\ndef f(x):\n    return np.asarray(x)\n"
+    assert rewrite(source) == source
+
+
+def test_the_default_modules_are_the_ones_jaxcompat_mirrors():
+    from jaxcompat._namespace import MIRRORED as mirrored
+
+    modules = third_party.mirrored_jax_modules()
+    assert modules == {jax_module for jax_module, _ in mirrored.values()}
+    assert {"jax", "jax.numpy", "jax.lax", "jax.tree_util", "jax.experimental"} <= modules
+    assert "jax.scipy" not in modules
+
+
+def test_rewrite_tree_changes_only_files_with_jax_imports(tmp_path):
+    package = tmp_path / "lib"
+    package.mkdir()
+    (package / "__init__.py").write_text("from lib import core\n")
+    (package / "core.py").write_text("import jax.numpy as jnp\n\nones = jnp.ones\n")
+    changed = third_party.rewrite_tree(tmp_path, MIRRORED)
+    assert changed == [package / "core.py"]
+    assert (package / "core.py").read_text() == "import jaxcompat.numpy as jnp\n\nones = jnp.ones\n"
+    assert (package / "__init__.py").read_text() == "from lib import core\n"
+
+
+JUNIT = """<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest">
+<testcase classname="work.raw.lib.core_test.CoreTest" name="test_ok" time="0.1"/>
+<testcase classname="work.raw.lib.core_test.CoreTest" name="test_bad" time="0.1">
+<failure message="AttributeError: module 'jax' has no attribute 'P'">trace</failure></testcase>
+<testcase classname="lib.skip_test.SkipTest" name="test_skip" time="0.0">
+<skipped message="needs a GPU">skip</skipped></testcase>
+<testcase classname="" name="lib.broken_test" time="0.0">
+<error message="collection failure">Traceback
+E   ImportError: cannot import name 'typeof' from 'jax'</error></testcase>
+</testsuite></testsuites>
+"""
+
+
+def test_outcomes_are_read_per_test_from_junit_xml(tmp_path):
+    junit = tmp_path / "junit.xml"
+    junit.write_text(JUNIT)
+    assert third_party._outcomes(junit, "lib") == {
+        "lib.core_test.CoreTest::test_ok": "passed",
+        "lib.core_test.CoreTest::test_bad": "failed",
+        "lib.core_test.CoreTest::test_bad#message": (
+            "AttributeError: module 'jax' has no attribute 'P'"
+        ),
+        "lib.skip_test.SkipTest::test_skip": "skipped",
+        "::lib.broken_test": "error",
+        "::lib.broken_test#message": "ImportError: cannot import name 'typeof' from 'jax'",
+    }
+
+
+def test_report_writes_the_tables_and_replaces_only_its_block(tmp_path):
+    library = third_party.LIBRARIES["chex"]
+    results = tmp_path / "results"
+    results.mkdir()
+    for row, mode, counts in [
+        (library.floor, "raw", {"passed": 10, "failed": 0, "error": 0, "skipped": 1}),
+        (library.below_floor[0], "raw", {"passed": 2, "failed": 8, "error": 0, "skipped": 1}),
+        (library.below_floor[0], "jaxcompat", {"passed": 9, "failed": 1, "error": 0, "skipped": 1}),
+    ]:
+        record = {
+            "library": "chex",
+            "row": row,
+            "mode": mode,
+            "seconds": 1.5,
+            "counts": counts,
+            "tests": {"chex.a_test.T::test_x": "failed" if counts["failed"] else "passed"},
+            "messages": {"chex.a_test.T::test_x": "boom"},
+        }
+        (results / f"chex-{row}-{mode}.json").write_text(third_party.json.dumps(record))
+    compatibility = tmp_path / "COMPATIBILITY.md"
+    compatibility.write_text("# Compatibility\n\nOther sections.\n")
+    markdown = tmp_path / "THIRD_PARTY.md"
+    third_party.report(results, markdown, compatibility)
+    third_party.report(results, markdown, compatibility)  # a second run replaces its block
+    text = markdown.read_text()
+    assert f"| {library.below_floor[0]} | 2 / 8 / 0 | 9 / 1 / 0 | 90.0% | 1.5, 1.5 |" in text
+    assert "| boom | unclassified | " in text
+    block = compatibility.read_text()
+    assert block.startswith("# Compatibility\n\nOther sections.\n\n")
+    assert block.count(third_party.COMPATIBILITY_START) == 1
+    assert block.count("## Third-party test suites") == 1
