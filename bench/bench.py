@@ -169,6 +169,22 @@ def bench_method_nested_config(rounds: int) -> Figure:
     )
 
 
+def bench_forwarded_call(rounds: int) -> Figure:
+    # A forwarded name is read from JAX's module on each access (never cached, so patches of
+    # JAX's module are seen): the lookup is part of what an eager call costs.
+    import jax
+    import jax.numpy as jnp
+
+    import jaxcompat
+
+    x = jnp.ones(8)
+    ratios = interleaved(
+        lambda: jaxcompat.numpy.add(x, 1), lambda: jax.numpy.add(x, 1), 2000, rounds
+    )
+    figure = Figure("eager jaxcompat.numpy.add, lookup included", "jax.numpy.add", 1.10)
+    return summarize(figure, ratios)
+
+
 def bench_import(rounds: int) -> Figure:
     code = (
         "import time, jax; start = time.perf_counter(); import jaxcompat; "
@@ -290,6 +306,7 @@ BENCHMARKS = [
     bench_jit_call,
     bench_method_call,
     bench_method_nested_config,
+    bench_forwarded_call,
     bench_import,
     bench_hash_plain,
     bench_hash_tracers,

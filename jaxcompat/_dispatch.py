@@ -14,9 +14,17 @@ import pkgutil
 from types import ModuleType
 
 from . import _backends
-from ._version import JAX_VERSION, JAX_VERSION_STRING
+from ._version import JAX_VERSION, JAX_VERSION_STRING, parse_release
 
-__all__ = ["BACKEND", "ENV_VAR", "backend", "backend_floors", "format_release", "select_backend"]
+__all__ = [
+    "BACKEND",
+    "ENV_VAR",
+    "backend",
+    "backend_floors",
+    "format_release",
+    "installed_release_in",
+    "select_backend",
+]
 
 #: Set to a backend name (e.g. ``jax_0_4_30``) to force that backend, for debugging.
 ENV_VAR = "JAXCOMPAT_BACKEND"
@@ -70,3 +78,21 @@ BACKEND: str = select_backend(
     JAX_VERSION, backend_floors(), os.environ.get(ENV_VAR) or None, JAX_VERSION_STRING
 )
 backend: ModuleType = importlib.import_module(f"{_backends.__name__}.{BACKEND}")
+
+
+def installed_release_in(releases: str) -> bool:
+    """Whether the installed JAX is in ``releases``, e.g. ``">=0.4.30,<0.6.2"``.
+
+    The stable-name table (``_stable_names.py``) gives each source its releases this way.
+    """
+    for clause in releases.split(","):
+        clause = clause.strip()
+        operator = clause.rstrip("0123456789.")
+        bound = parse_release(clause[len(operator) :])
+        if operator == ">=" and not bound <= JAX_VERSION:
+            return False
+        if operator == "<" and not bound > JAX_VERSION:
+            return False
+        if operator not in (">=", "<"):
+            raise ValueError(f"unsupported release clause {clause!r}")
+    return True

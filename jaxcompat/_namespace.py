@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
 import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ._version import JAX_VERSION, JAX_VERSION_STRING, parse_release
+from ._dispatch import installed_release_in
+from ._version import JAX_VERSION_STRING
 
 if TYPE_CHECKING:
     from ._stable_names import Source, StableName
@@ -40,6 +42,11 @@ def _table() -> dict[str, StableName]:
     from ._stable_names import by_path
 
     return by_path()
+
+
+def _names_under(prefix: str) -> set[str]:
+    """The stable names directly in the jaxcompat module ``prefix`` ("" is jaxcompat itself)."""
+    return {path.rpartition(".")[2] for path in _table() if path.rpartition(".")[0] == prefix}
 
 
 # Resolution imports modules and may build adapters: one lock keeps each name's object unique.
@@ -84,21 +91,6 @@ MIRRORED: dict[str, tuple[str, tuple[str, ...]]] = {
     "jaxcompat.tree_util": ("jax.tree_util", ()),
     "jaxcompat.typing": ("jax.typing", ()),
 }
-
-
-def _within(releases: str) -> bool:
-    """Whether the installed JAX is in ``releases``, e.g. ``">=0.4.30,<0.6.2"``."""
-    for clause in releases.split(","):
-        clause = clause.strip()
-        operator = clause.rstrip("0123456789.")
-        bound = parse_release(clause[len(operator) :])
-        if operator == ">=" and not bound <= JAX_VERSION:
-            return False
-        if operator == "<" and not bound > JAX_VERSION:
-            return False
-        if operator not in (">=", "<"):
-            raise ValueError(f"unsupported release clause {clause!r}")
-    return True
 
 
 def quiet_getattr(module: ModuleType, name: str) -> Any:
@@ -147,7 +139,7 @@ def unavailable_message(entry: StableName) -> str:
 def select_source(path: str) -> tuple[Source, Any] | None:
     """The source of the stable name ``path`` that the installed JAX uses, and its object."""
     for source in _table()[path].sources:
-        if source.releases is not None and not _within(source.releases):
+        if source.releases is not None and not installed_release_in(source.releases):
             continue
         found = _locate(source.where)
         if found is not _MISSING:
@@ -187,6 +179,10 @@ def _lookup(public_name: str, name: str) -> tuple[Any, bool]:
         return resolve(path), True
     if name in submodules:
         return importlib.import_module(f"{public_name}.{name}"), True
+    if public_name == "jaxcompat" and name == "_src":
+        # JAX's private implementation package, forwarded as it is (``jax._src.xla_bridge``
+        # is common in libraries' test helpers). It carries no stability promise on any release.
+        return importlib.import_module("jax._src"), True
     # Private and dunder names are never forwarded: a forwarded __path__ would make a module
     # look like a package, and __version__ stays jaxcompat's own, so JAX's __version_info__
     # is not forwarded either (read jaxcompat.JAX_VERSION instead).
@@ -197,7 +193,9 @@ def _lookup(public_name: str, name: str) -> tuple[Any, bool]:
             pass
         else:
             if name in vars(jax_module):
-                return vars(jax_module)[name], True
+                # Not cached: read from JAX's module on every access, so a patch of it
+                # (``mock.patch("jax.pmap", ...)``, as chex's fake_pmap does) is seen here too.
+                return vars(jax_module)[name], False
             try:
                 # JAX's own __getattr__: deprecated names warn as they do in JAX. Not cached,
                 # so they keep warning as JAX's do.
@@ -220,22 +218,37 @@ def mirror(
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The module ``__getattr__`` and ``__dir__`` of the jaxcompat module ``public_name``."""
 
+    jax_module_name, submodules = MIRRORED[public_name]
+    prefix = public_name.removeprefix("jaxcompat").lstrip(".")
+    # Filled on the first lookup, not at import: the names jaxcompat decides itself (the
+    # stable-name table, the mirrored submodules), and the namespace of JAX's module.
+    decided_here: set[str] = set()
+    jax_namespace: dict[str, Any] = {}
+
     def __getattr__(name: str) -> Any:
+        nonlocal jax_namespace
+        # The fast path: any other public name is JAX's, read from JAX's module on every
+        # access and never cached, so that a patch of JAX's module is seen here too.
+        if name in jax_namespace and name not in decided_here and name[:1] != "_":
+            return jax_namespace[name]
         with _LOCK:
+            if not decided_here:
+                decided_here.update(_names_under(prefix), submodules)
             if name in module_globals:  # another thread resolved it meanwhile
                 return module_globals[name]
             found, cacheable = _lookup(public_name, name)
             if cacheable:
                 module_globals[name] = found
+            if not jax_namespace and jax_module_name in sys.modules:
+                # Set only after decided_here: the fast path relies on it.
+                jax_namespace = vars(sys.modules[jax_module_name])
             return found
 
     def __dir__() -> list[str]:
-        jax_module_name, submodules = MIRRORED[public_name]
         try:
             jax_names = set(dir(importlib.import_module(jax_module_name)))
         except ImportError:
             jax_names = set()
-        prefix = public_name.removeprefix("jaxcompat").lstrip(".")
         stable = set()
         for path in _table():
             head, _, tail = path.rpartition(".")

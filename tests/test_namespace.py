@@ -102,6 +102,28 @@ def test_version_is_jaxcompats_own():
     assert not hasattr(jaxcompat.numpy, "__path__")  # module machinery is never forwarded
 
 
+def test_a_patch_of_jaxs_module_is_seen_through_jaxcompat():
+    # chex's fake_pmap patches jax.pmap on JAX's module; code that reads jaxcompat.pmap must
+    # see the patch as code that reads jax.pmap does.
+    from unittest import mock
+
+    assert jaxcompat.pmap is jax.pmap
+    with mock.patch("jax.pmap", "patched"), mock.patch("jax.numpy.add", "patched add"):
+        assert jaxcompat.pmap == "patched"
+        assert jnp.add == "patched add"  # jnp is jaxcompat.numpy here
+    assert jaxcompat.pmap is jax.pmap
+    assert jnp.add is np_jax.add
+
+
+def test_jaxs_private_package_is_forwarded_as_it_is():
+    import jax._src.xla_bridge
+
+    assert jaxcompat._src is jax._src
+    assert jaxcompat._src.xla_bridge is jax._src.xla_bridge
+    with pytest.raises(AttributeError, match=r"^module 'jaxcompat' has no attribute '_nope'$"):
+        jaxcompat._nope  # noqa: B018
+
+
 def test_an_unknown_name_is_a_plain_attribute_error():
     with pytest.raises(AttributeError, match=r"^module 'jaxcompat.numpy' has no attribute 'nope'$"):
         jnp.nope  # noqa: B018
