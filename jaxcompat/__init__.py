@@ -3,7 +3,7 @@
 Write code for the newest JAX and import jaxcompat instead of jax (``import jaxcompat as
 jax``, ``import jaxcompat.numpy as jnp``): every public name of the installed JAX is here,
 names that moved live at their newest path on every release that can have them
-(``jaxcompat/_stable_names.py``), and jaxcompat's own primitives (``jit``, ``lower``,
+(``jaxcompat/_stable_names/``), and jaxcompat's own primitives (``jit``, ``lower``,
 ``trace``, ``tracer_safe_hash``, ``is_tracer``, ``block_if_array`` and the loop-safe ``lax``)
 give one behaviour on every release. ``python -m jaxcompat`` reports the installed JAX, the
 selected backend and a self-check of every primitive.

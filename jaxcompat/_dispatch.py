@@ -83,7 +83,7 @@ backend: ModuleType = importlib.import_module(f"{_backends.__name__}.{BACKEND}")
 def installed_release_in(releases: str) -> bool:
     """Whether the installed JAX is in ``releases``, e.g. ``">=0.4.30,<0.6.2"``.
 
-    The stable-name table (``_stable_names.py``) gives each source its releases this way.
+    The stable-name table (``_stable_names/``) gives each source its releases this way.
     """
     for clause in releases.split(","):
         clause = clause.strip()

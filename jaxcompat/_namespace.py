@@ -4,7 +4,7 @@
 
 1. jaxcompat's own names (``jaxcompat.jit``, the loop-safe ``jaxcompat.lax.scan``, ...) are
    ordinary module globals and never reach this module;
-2. a name of the stable-name table (``jaxcompat/_stable_names.py``) resolves to the first of
+2. a name of the stable-name table (``jaxcompat/_stable_names/``) resolves to the first of
    its sources that the installed JAX has, and raises an AttributeError that names the first
    JAX release with it where there is none;
 3. a mirrored submodule (``jaxcompat.numpy``) is imported;

@@ -256,7 +256,7 @@ def namespace_sections(results: list[dict[str, Any]]) -> list[str]:
         "",
         "## Stable names: what each resolves to, by release",
         "",
-        "Generated from `jaxcompat/_stable_names.py` as resolved on each release. A source in",
+        "Generated from `jaxcompat/_stable_names/` as resolved on each release. A source in",
         "`jaxcompat._backports` is jaxcompat's own code; `(adapted)` marks JAX's object given",
         "the newest signature.",
         "",

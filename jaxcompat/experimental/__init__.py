@@ -1,7 +1,7 @@
 """``jax.experimental`` on every JAX release, with the newest API where the release has it.
 
 Every public name of the installed ``jax.experimental`` is JAX's own object; the names that
-``jaxcompat/_stable_names.py`` lists for this module resolve to their newest form.
+``jaxcompat/_stable_names/`` lists for this module resolve to their newest form.
 """
 
 from typing import TYPE_CHECKING

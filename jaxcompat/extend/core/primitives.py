@@ -1,7 +1,7 @@
 """``jax.extend.core.primitives`` on every JAX release, with the newest API where it can be had.
 
 Every public name of the installed ``jax.extend.core.primitives`` is JAX's own object; the
-names that ``jaxcompat/_stable_names.py`` lists for this module resolve to their newest form.
+names that ``jaxcompat/_stable_names/`` lists for this module resolve to their newest form.
 """
 
 from typing import TYPE_CHECKING

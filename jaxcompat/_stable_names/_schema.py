@@ -1,0 +1,39 @@
+"""The schema of the stable-name table, and the reasons shared by its entries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["NO_EXPLICIT_SHARDING", "NO_REFS", "NO_STACKLESS", "Source", "StableName"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One place a stable name can be had: ``module:attribute``."""
+
+    where: str
+    #: ``module:function`` in ``jaxcompat._backports`` that turns the object found at
+    #: ``where`` into the newest API.
+    adapter: str | None = None
+    #: The releases on which ``where`` has the newest meaning, e.g. ``">=0.7.0"`` or
+    #: ``">=0.4.30,<0.6.2"``; None: wherever it exists.
+    releases: str | None = None
+
+
+@dataclass(frozen=True)
+class StableName:
+    """A name of the newest JAX, and where it lives on each release."""
+
+    path: str
+    sources: tuple[Source, ...]
+    #: The first JAX release that has the name (None: every supported release).
+    first: str | None = None
+    #: Why releases before ``first`` cannot have it.
+    reason: str = ""
+
+
+NO_STACKLESS = (
+    "JAX's tracing machinery before the 0.4.34 'stackless' rewrite has no equivalent of it"
+)
+NO_EXPLICIT_SHARDING = "sharding in types (explicit axes) does not exist before it"
+NO_REFS = "mutable array references do not exist before it"

@@ -1,0 +1,37 @@
+"""Stable names of ``jax.errors``, ``jax.typing``, ``jax.random``, ``jax.dtypes`` and
+``jax.custom_derivatives``."""
+
+from __future__ import annotations
+
+from ._schema import Source, StableName
+
+NAMES: tuple[StableName, ...] = (
+    # --- jax.errors, jax.typing, jax.random, jax.dtypes -------------------------------------
+    # Before 0.4.34 a runtime error from compiled code is jaxlib's XlaRuntimeError.
+    StableName(
+        "errors.JaxRuntimeError",
+        (Source("jax.errors:JaxRuntimeError"), Source("jaxlib.xla_extension:XlaRuntimeError")),
+    ),
+    StableName(
+        "typing.DTypeLike",
+        (Source("jax.typing:DTypeLike"), Source("jaxcompat._backports.typing:DTypeLike")),
+    ),
+    # No key-reuse checker before 0.4.26, so handing the key back is what clone does.
+    StableName(
+        "random.clone",
+        (Source("jax.random:clone"), Source("jaxcompat._backports.random:clone")),
+    ),
+    StableName(
+        "dtypes.prng_key",
+        (Source("jax.dtypes:prng_key"),),
+        first="0.4.18",
+        reason="typed PRNG key arrays (jax.random.key) do not exist before it",
+    ),
+    # --- jax.custom_derivatives -------------------------------------------------------------
+    StableName(
+        "custom_derivatives.zero_from_primal",
+        (Source("jax.custom_derivatives:zero_from_primal"),),
+        first="0.4.34",
+        reason="custom_vjp's symbolic zeros have no public constructor before it",
+    ),
+)

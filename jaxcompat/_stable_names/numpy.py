@@ -1,0 +1,125 @@
+"""Stable names of ``jax.numpy``: renamed keywords, array-API aliases and backports."""
+
+from __future__ import annotations
+
+from ._schema import Source, StableName
+
+NAMES: tuple[StableName, ...] = (
+    # --- jax.numpy: keywords renamed in 0.4.30 (min/max, shape), old ones gone later --------
+    StableName(
+        "numpy.clip",
+        (
+            Source("jax.numpy:clip", releases=">=0.4.30"),
+            Source("jax.numpy:clip", adapter="numpy:clip_from_a_min_a_max"),
+        ),
+    ),
+    StableName(
+        "numpy.reshape",
+        (
+            Source("jax.numpy:reshape", releases=">=0.4.30"),
+            Source("jax.numpy:reshape", adapter="numpy:reshape_from_newshape"),
+        ),
+    ),
+    # --- jax.numpy: the array-API aliases (JAX 0.4.24) are the older functions renamed -----
+    *(
+        StableName(f"numpy.{name}", (Source(f"jax.numpy:{name}"), Source(f"jax.numpy:{old}")))
+        for name, old in (
+            ("acos", "arccos"),
+            ("acosh", "arccosh"),
+            ("asin", "arcsin"),
+            ("asinh", "arcsinh"),
+            ("atan", "arctan"),
+            ("atan2", "arctan2"),
+            ("atanh", "arctanh"),
+            ("bitwise_invert", "invert"),
+            ("bitwise_left_shift", "left_shift"),
+            ("bitwise_right_shift", "right_shift"),
+            ("bool", "bool_"),
+            ("pow", "power"),
+        )
+    ),
+    # --- jax.numpy: functions added from 0.4.18 on, backported where they are missing ------
+    *(
+        StableName(
+            f"numpy.{name}",
+            (Source(f"jax.numpy:{name}"), Source(f"jaxcompat._backports.{module}:{name}")),
+        )
+        for name, module in (
+            ("bitwise_count", "numpy_array_api"),  # 0.4.18
+            ("concat", "numpy_array_api"),  # 0.4.24
+            ("cumulative_prod", "numpy_array_api"),  # 0.4.36
+            ("fill_diagonal", "numpy_functions"),  # 0.4.20
+            ("matvec", "numpy_array_api"),  # 0.4.38
+            ("minmax", "numpy_functions"),  # 0.11.2
+            ("permute_dims", "numpy_array_api"),  # 0.4.24
+            ("put_along_axis", "numpy_functions"),  # 0.4.36
+            ("spacing", "numpy_functions"),  # 0.4.35
+            ("top_k", "numpy_functions"),  # 0.11.1
+            ("trapezoid", "numpy_functions"),  # 0.4.26
+            ("unstack", "numpy_array_api"),  # 0.4.27
+            ("vecdot", "numpy_array_api"),  # 0.4.24
+            ("vecmat", "numpy_array_api"),  # 0.4.38
+        )
+    ),
+    # cumulative_sum arrived in 0.4.27; with dtype=bool it summed the numbers, not their truth
+    # values, until 0.7.2.
+    StableName(
+        "numpy.cumulative_sum",
+        (
+            Source("jax.numpy:cumulative_sum", releases=">=0.7.2"),
+            Source("jaxcompat._backports.numpy_array_api:cumulative_sum"),
+        ),
+    ),
+    # isdtype arrived in 0.4.24; a dtype as the kind is accepted from 0.4.27.
+    StableName(
+        "numpy.isdtype",
+        (
+            Source("jax.numpy:isdtype", releases=">=0.4.27"),
+            Source("jaxcompat._backports.numpy_array_api:isdtype"),
+        ),
+    ),
+    # astype arrived in 0.4.21 with copy=True by default and no device; the newest
+    # signature (copy=False, device) is 0.4.27's.
+    StableName(
+        "numpy.astype",
+        (
+            Source("jax.numpy:astype", releases=">=0.4.27"),
+            Source("jaxcompat._backports.numpy_array_api:astype"),
+        ),
+    ),
+    # unique_* arrived in 0.4.24 without size/fill_value, which came in 0.4.29.
+    *(
+        StableName(
+            f"numpy.{name}",
+            (
+                Source(f"jax.numpy:{name}", releases=">=0.4.29"),
+                Source(f"jaxcompat._backports.numpy_array_api:{name}"),
+            ),
+        )
+        for name in ("unique_all", "unique_counts", "unique_inverse", "unique_values")
+    ),
+    # Narrow and float8 dtypes: JAX's type promotion, lowering and scalar types know a dtype
+    # only from the release that added it.
+    *(
+        StableName(
+            f"numpy.{name}",
+            (Source(f"jax.numpy:{name}"),),
+            first=first,
+            reason=f"JAX does not support the {name} dtype before it",
+        )
+        for name, first in (
+            ("float4_e2m1fn", "0.5.3"),
+            ("float6_e2m3fn", "0.10.2"),
+            ("float6_e3m2fn", "0.10.2"),
+            ("float8_e3m4", "0.4.36"),
+            ("float8_e4m3", "0.4.36"),
+            ("float8_e4m3fnuz", "0.4.18"),
+            ("float8_e5m2fnuz", "0.4.18"),
+            ("float8_e8m0fnu", "0.5.1"),
+            ("int1", "0.9.1"),
+            ("int2", "0.4.31"),
+            ("uint1", "0.9.1"),
+            ("uint2", "0.4.31"),
+        )
+    ),
+)
