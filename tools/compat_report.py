@@ -112,6 +112,11 @@ def _warning_free(module_name: str, name: str) -> str | None:
     return None
 
 
+def _source_label(source: Any) -> str:
+    """How the report shows a stable name's source: JAX's location, marked if adapted."""
+    return source.where.replace(":", ".") + (" (adapted)" if source.adapter else "")
+
+
 def namespace_probe() -> dict[str, Any]:
     """The newest JAX's names in the mirrored modules: which work here, raw and via jaxcompat."""
     from jaxcompat import _namespace, _surface
@@ -121,6 +126,8 @@ def namespace_probe() -> dict[str, Any]:
         (jax_module, name)
         for public, (jax_module, _) in sorted(_namespace.MIRRORED.items())
         for name in _surface.newest_names(jax_module)
+        # A name the newest JAX deprecates (it warns there) is not part of its API to write for.
+        if _surface.status(jax_module, name)[-1] == "o"
     ]
     raw = jaxcompat = 0
     missing = {}
@@ -135,7 +142,7 @@ def namespace_probe() -> dict[str, Any]:
     sources = {}
     for entry in STABLE_NAMES:
         selected = _namespace.select_source(entry.path)
-        sources[entry.path] = None if selected is None else selected[0].where
+        sources[entry.path] = None if selected is None else _source_label(selected[0])
     return {
         "newest": len(names),
         "raw": raw,
@@ -234,24 +241,40 @@ def namespace_sections(results: list[dict[str, Any]]) -> list[str]:
         "`jax.errors`, `jax.typing`, `jax.dtypes`, `jax.nn`, `jax.custom_derivatives`,",
         "`jax.extend`, `jax.extend.core`, `jax.extend.core.primitives`, `jax.experimental`,",
         "`jax.experimental.layout`), how many work without a warning on each release through",
-        "raw JAX and through jaxcompat. A stable name that the release cannot have is listed with",
-        "its reason; other names are counted as not backported yet.",
+        "raw JAX and through jaxcompat; of the rest, how many the release cannot have (listed",
+        "with their reasons below) and how many jaxcompat does not backport yet.",
         "",
-        "| JAX | newest names | raw JAX | jaxcompat | not backported yet | cannot be had (why) |",
+        "| JAX | newest names | raw JAX | jaxcompat | cannot be had | not backported yet |",
         "|---|---|---|---|---|---|",
     ]
-    for release, space in zip(releases, spaces, strict=True):
-        impossible = []
-        for name in sorted(space["missing"]):
+    impossible: dict[str, tuple[str, list[bool]]] = {}
+    for index, (release, space) in enumerate(zip(releases, spaces, strict=True)):
+        cannot = 0
+        for name in space["missing"]:
             path = name.removeprefix("jax.")
             if path in table_paths:
+                cannot += 1
                 reason = space["missing"][name].split(", because ", 1)[-1].split(". ")[0]
-                impossible.append(f"`{path}` ({reason})")
-        not_yet = len(space["missing"]) - len(impossible)
+                entry = impossible.setdefault(path, (reason, [False] * len(spaces)))
+                entry[1][index] = True
+        not_yet = len(space["missing"]) - cannot
         lines.append(
             f"| {release} | {space['newest']} | {space['raw']} | {space['jaxcompat']} | "
-            f"{not_yet} | {', '.join(impossible) or '-'} |"
+            f"{cannot} | {not_yet} |"
         )
+    lines += [
+        "",
+        "## Names that cannot be had, and why",
+        "",
+        "Accessing one of these on a release shown raises an AttributeError that names the",
+        "first JAX release with it and this reason; `hasattr` feature checks keep working.",
+        "",
+        "| name | missing on | why |",
+        "|---|---|---|",
+    ]
+    for path in sorted(impossible):
+        reason, missing_on = impossible[path]
+        lines.append(f"| `{path}` | {', '.join(_ranges(releases, missing_on))} | {reason} |")
     lines += [
         "",
         "## Stable names: what each resolves to, by release",
@@ -266,8 +289,8 @@ def namespace_sections(results: list[dict[str, Any]]) -> list[str]:
     for entry in STABLE_NAMES:
         cells = []
         for source in entry.sources:
-            used = [space["sources"].get(entry.path) == source.where for space in spaces]
-            label = source.where.replace(":", ".") + (" (adapted)" if source.adapter else "")
+            label = _source_label(source)
+            used = [space["sources"].get(entry.path) == label for space in spaces]
             spans = _ranges(releases, used)
             if spans:
                 cells.append(f"`{label}` {', '.join(spans)}")
