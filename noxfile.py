@@ -395,13 +395,9 @@ def matrix(session: nox.Session) -> None:
 
 
 def _load_third_party() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("third_party", ROOT / "tools/third_party.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["third_party"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    # tools/third_party.py and its sibling modules import each other as scripts do.
+    sys.path.insert(0, str(ROOT / "tools"))
+    return importlib.import_module("third_party")
 
 
 THIRD_PARTY = _load_third_party()

@@ -1,6 +1,8 @@
-"""tools/third_party.py: the AST rewrite that points a library's JAX imports at jaxcompat."""
+"""tools/third_party*.py: the AST rewrite that points a library's JAX imports at jaxcompat,
+the JUnit reading and the report."""
 
-import importlib.util
+import importlib
+import json
 import sys
 import textwrap
 
@@ -12,16 +14,16 @@ import jaxcompat.numpy
 from ._helpers import ROOT
 
 
-def _load_tool():
-    spec = importlib.util.spec_from_file_location("third_party", ROOT / "tools/third_party.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("third_party", module)
-    spec.loader.exec_module(module)
-    return module
+def _load_tool(name):
+    # The tools import each other as scripts in one directory do.
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tools"))
+    return importlib.import_module(name)
 
 
-third_party = _load_tool()
+third_party = _load_tool("third_party")
+third_party_rewrite = _load_tool("third_party_rewrite")
+third_party_report = _load_tool("third_party_report")
 MIRRORED = frozenset({"jax", "jax.numpy", "jax.tree_util", "jax.experimental"})
 
 
@@ -129,7 +131,7 @@ def test_a_file_without_jax_imports_is_returned_unchanged():
 def test_the_default_modules_are_the_ones_jaxcompat_mirrors():
     from jaxcompat._namespace import MIRRORED as mirrored
 
-    modules = third_party.mirrored_jax_modules()
+    modules = third_party_rewrite.mirrored_jax_modules()
     assert modules == {jax_module for jax_module, _ in mirrored.values()}
     assert {"jax", "jax.numpy", "jax.lax", "jax.tree_util", "jax.experimental"} <= modules
     assert "jax.scipy" not in modules
@@ -193,7 +195,7 @@ def test_report_writes_the_tables_and_replaces_only_its_block(tmp_path):
             "tests": {"chex.a_test.T::test_x": "failed" if counts["failed"] else "passed"},
             "messages": {"chex.a_test.T::test_x": "boom"},
         }
-        (results / f"chex-{row}-{mode}.json").write_text(third_party.json.dumps(record))
+        (results / f"chex-{row}-{mode}.json").write_text(json.dumps(record))
     compatibility = tmp_path / "COMPATIBILITY.md"
     compatibility.write_text("# Compatibility\n\nOther sections.\n")
     markdown = tmp_path / "THIRD_PARTY.md"
@@ -204,5 +206,5 @@ def test_report_writes_the_tables_and_replaces_only_its_block(tmp_path):
     assert "| boom | unclassified | " in text
     block = compatibility.read_text()
     assert block.startswith("# Compatibility\n\nOther sections.\n\n")
-    assert block.count(third_party.COMPATIBILITY_START) == 1
+    assert block.count(third_party_report.COMPATIBILITY_START) == 1
     assert block.count("## Third-party test suites") == 1

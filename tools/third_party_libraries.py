@@ -1,0 +1,82 @@
+"""The published JAX libraries whose own test suites run through jaxcompat, and their rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Library:
+    """A published JAX library whose own tests are run, and the rows they are run on."""
+
+    name: str
+    version: str  # the release whose sdist (source and tests) is used
+    floor: str  # the JAX floor that release declares (its requirement jax>=floor)
+    below_floor: tuple[str, ...]  # matrix rows below the floor, the proof
+    dependencies: tuple[str, ...]  # its non-JAX requirements and test requirements
+    tests: tuple[str, ...] = ()  # a fixed subset of its test files; () runs them all
+    ignore: tuple[str, ...] = ()  # test files left out, each for the reason in `why`
+    why: str = ""
+    # Each test file in a fresh interpreter, where some must set up JAX's devices first.
+    per_file: bool = False
+    # Warnings are errors, except the library's own warnings about itself listed here.
+    allowed_warnings: tuple[str, ...] = ()
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        return (*self.below_floor, self.floor, NEWEST)
+
+
+NEWEST = "newest"
+
+LIBRARIES = {
+    library.name: library
+    for library in (
+        Library(
+            name="optax",
+            version="0.2.8",
+            floor="0.5.3",
+            below_floor=("0.4.30", "0.4.36", "0.5.0"),
+            dependencies=("absl-py>=0.7.1", "numpy>=1.18.0", "scipy>=1.7.1", "scikit-learn"),
+            # The whole suite takes well over 5 minutes per run on a shared 2-core machine:
+            # the core (the update machinery, transforms, tree utilities, schedules).
+            tests=(
+                "optax/optax_test.py",
+                "optax/_src",
+                "optax/transforms",
+                "optax/tree_utils",
+                "optax/schedules",
+                "optax/microbatching",
+            ),
+            ignore=(
+                "optax/_src/alias_test.py",
+                "optax/_src/linear_algebra_test.py",
+                "optax/transforms/_accumulation_test.py",
+                "optax/_src/linesearch_test.py",
+            ),
+            why=(
+                "the first three import flax, which pins a newer JAX and would need the same "
+                "rewrite; linesearch_test.py alone takes minutes"
+            ),
+            # sharding_test.py builds an optimizer without a key at import time: optax's
+            # own deprecation of itself, not JAX's, would stop the whole file.
+            allowed_warnings=("ignore:Specifying a key will be required:UserWarning",),
+        ),
+        Library(
+            name="chex",
+            version="0.1.92",
+            floor="0.7.0",
+            below_floor=("0.5.3", "0.6.2"),
+            dependencies=(
+                "absl-py>=2.3.1",
+                "typing_extensions>=4.15.0",
+                "numpy>=1.24.1",
+                "toolz>=1.0.0",
+                "cloudpickle",
+            ),
+            # fake_test.py and fake_set_n_cpu_devices_test.py set the CPU device count, which
+            # only works before JAX initialises its backends.
+            per_file=True,
+        ),
+    )
+}

@@ -1,0 +1,314 @@
+"""THIRD_PARTY.md and the COMPATIBILITY.md block, from the results of the third-party runs."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from third_party_libraries import LIBRARIES, Library
+
+
+@dataclass(frozen=True)
+class Cause:
+    """Why some tests fail through jaxcompat: matched on their failure message."""
+
+    library: str
+    pattern: str  # a substring of the failure message
+    kind: str
+    explanation: str
+    test: str = ""  # a substring of the failing test's id, where the message is generic
+
+
+MISSING = "missing stable name"
+BEHAVIOUR = "behaviour difference"
+DETAIL = "needs a newer JAX (cannot pass)"
+OWN = "the library's own (every row, both modes)"
+NEWEST_DETAIL = "checks a detail the newest JAX changed (fails raw too)"
+
+# The causes of the failures measured through jaxcompat; unmatched ones show as unclassified.
+CAUSES: tuple[Cause, ...] = (
+    Cause(
+        "chex",
+        "has no attribute '_src'",
+        BEHAVIOUR,
+        "`jax._src.xla_bridge` is read through the alias (chex's `fake.set_n_cpu_devices`, run "
+        "by `setUpModule` of fake_test.py): jaxcompat forwards no private name, so "
+        "`jaxcompat._src` raises AttributeError. Fix: forward JAX's private submodules "
+        "(`jaxcompat._src is jax._src`), on every row",
+    ),
+    Cause(
+        "chex",
+        "False is not true",
+        BEHAVIOUR,
+        "chex's `is_traceable` recognises a jitted function by `PjitFunction` in its type name "
+        "or `_cpp_pjit` in its repr; below JAX 0.6.0 `jaxcompat.jit` returns its own wrapper, "
+        "which says neither",
+        test="test_is_traceable__with_jit",
+    ),
+    Cause(
+        "chex",
+        "ValueError not raised",
+        BEHAVIOUR,
+        "`assert_max_traces` applied outside `jax.jit` must raise ValueError; chex detects "
+        "the jit with `is_traceable`, which does not recognise `jaxcompat.jit`'s wrapper "
+        "below JAX 0.6.0",
+        test="test_incorrect_ordering",
+    ),
+    Cause(
+        "optax",
+        "object has no attribute 'sharding'",
+        DETAIL,
+        "`jax.typeof(x).sharding` (optax's `tree_random_like`, used by `add_noise` and "
+        "`noisy_sgd`): avals carry their sharding from JAX 0.5.1 (measured: absent on "
+        "0.5.0, a NamedSharding over an empty AbstractMesh on 0.5.1); before 0.5.3 "
+        "`jaxcompat.typeof` is `jax.core.get_aval`, whose avals have none. optax only reads it "
+        "to drop it where the sampler has no `out_sharding`, but an aval with a made-up "
+        "sharding would be a stand-in",
+    ),
+    Cause(
+        "optax",
+        "Dict key mismatch",
+        NEWEST_DETAIL,
+        "the test expects the text of JAX's old pytree-structure error ('Dict key "
+        "mismatch'); the newest JAX says 'pytree structure error: different numbers of "
+        "pytree children'",
+    ),
+    Cause(
+        "optax",
+        "within 7 places",
+        NEWEST_DETAIL,
+        "`clip_by_block_rms` gives 0.9999999, not 1.0 to 7 places, on the newest JAX",
+    ),
+    Cause(
+        "optax",
+        "Specifying a key will be required",
+        OWN,
+        "sharding_test.py calls an optimizer without a key at import, and optax's own "
+        "UserWarning is an error",
+    ),
+)
+
+# Measured by hand, not visible in the counts: what the numbers above hide.
+NOTES: dict[str, tuple[str, ...]] = {
+    "chex": (
+        "Behind the `_src` error: with `jaxcompat._src` set to `jax._src` by hand (JAX "
+        "0.6.2, the whole suite in 70 s), chex passes 614 / fails 4 / errors 0 through "
+        "jaxcompat, 99.4% of the floor row's raw passes: the 48 `jax.P` tests pass, "
+        "variants_test.py passes as it does raw (99 passed, 25 skipped) and fake_test.py "
+        "passes 30 of its 34 tests. The 4 left (`test_fake_parallel_axis`, "
+        "`test_fake_pmap_axis_name`, `test_pmap_with_complex_static_broadcasted_object0` and "
+        "`1`) are a behaviour difference: chex's `fake_pmap` patches `jax.pmap` and "
+        "`jax.lax.psum` etc. with `mock.patch('jax.pmap', ...)`, on JAX's module, while the "
+        "code under test reads `jaxcompat.pmap`, which was resolved once and cached, so the "
+        "patch is not seen.",
+    ),
+    "optax": (
+        "optax compares `jax.__version__` strings (`tree_utils/_tree_math.py`, "
+        "`microbatching/_microbatching.py`, `_src/sharding_test.py`). Through the alias it "
+        "reads jaxcompat's own version (the documented trap), so on every row it takes its "
+        "pre-0.7 code paths and skips its sharding-in-types tests; a port reads "
+        "`jaxcompat.JAX_VERSION` instead. Raw JAX 0.12.0.1 does the same, since "
+        "'0.12.0.1' < '0.7.2' as strings: the 54 skipped sharding tests are skipped on "
+        "every row in both modes.",
+    ),
+}
+
+COMPATIBILITY_START = "<!-- third-party: generated by tools/third_party.py report -->"
+COMPATIBILITY_END = "<!-- third-party: end -->"
+
+
+def _load_results(results: Path) -> dict[tuple[str, str, str], dict[str, object]]:
+    records = {}
+    for path in sorted(results.glob("*.json")):
+        record = json.loads(path.read_text())
+        records[(record["library"], record["row"], record["mode"])] = record
+    return records
+
+
+def _cell(record: dict[str, object] | None) -> str:
+    if record is None:
+        return "not run"
+    counts = record["counts"]
+    assert isinstance(counts, dict)
+    return f"{counts['passed']} / {counts['failed']} / {counts['error']}"
+
+
+def _passed(record: dict[str, object] | None) -> int | None:
+    if record is None:
+        return None
+    counts = record["counts"]
+    assert isinstance(counts, dict)
+    passed: int = counts["passed"]
+    return passed
+
+
+def _failures(record: dict[str, object]) -> dict[str, str]:
+    tests = record["tests"]
+    messages = record["messages"]
+    assert isinstance(tests, dict)
+    assert isinstance(messages, dict)
+    return {
+        test: str(messages.get(test, ""))
+        for test, outcome in tests.items()
+        if outcome in ("failed", "error")
+    }
+
+
+def _classify(library: str, test: str, message: str) -> Cause | None:
+    for cause in CAUSES:
+        if cause.library == library and cause.pattern in message and cause.test in test:
+            return cause
+    return None
+
+
+def _row_lines(
+    library: Library, records: dict[tuple[str, str, str], dict[str, object]]
+) -> list[str]:
+    floor_raw = _passed(records.get((library.name, library.floor, "raw")))
+    lines = [
+        "| JAX row | raw JAX: passed / failed / errored | through jaxcompat | "
+        "through jaxcompat, share of the floor row's raw passes | seconds (raw, jaxcompat) |",
+        "|---|---|---|---|---|",
+    ]
+    for row in library.rows:
+        raw = records.get((library.name, row, "raw"))
+        compat = records.get((library.name, row, "jaxcompat"))
+        passed = _passed(compat)
+        share = f"{100 * passed / floor_raw:.1f}%" if passed is not None and floor_raw else "n/a"
+        seconds = ", ".join(str(r["seconds"]) if r else "-" for r in (raw, compat))
+        label = f"{row} (floor)" if row == library.floor else row
+        lines.append(f"| {label} | {_cell(raw)} | {_cell(compat)} | {share} | {seconds} |")
+    return lines
+
+
+def _cause_lines(
+    library: Library, records: dict[tuple[str, str, str], dict[str, object]]
+) -> list[str]:
+    groups: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for row in library.rows:
+        record = records.get((library.name, row, "jaxcompat"))
+        if record is None:
+            continue
+        for test, message in _failures(record).items():
+            cause = _classify(library.name, test, message)
+            key = (cause.kind, cause.explanation) if cause else ("unclassified", message)
+            groups.setdefault(key, {}).setdefault(row, []).append(test)
+    if not groups:
+        return ["Every test that ran passed through jaxcompat."]
+    lines = ["| cause | kind | rows: number of tests | tests |", "|---|---|---|---|"]
+    for (kind, explanation), rows in sorted(groups.items()):
+        where = "; ".join(f"{row}: {len(tests)}" for row, tests in rows.items())
+        names = sorted(
+            {test.rpartition("::")[2] or test for tests in rows.values() for test in tests}
+        )
+        shown = ", ".join(f"`{name}`" for name in names[:6])
+        if len(names) > 6:
+            shown += f" and {len(names) - 6} more"
+        text = explanation.replace("|", "\\|")
+        lines.append(f"| {text} | {kind} | {where} | {shown} |")
+    return lines
+
+
+def _fixed_lines(
+    library: Library, records: dict[tuple[str, str, str], dict[str, object]]
+) -> list[str]:
+    """The tests that fail with raw JAX and pass through jaxcompat, by their raw failure."""
+    lines = []
+    for row in library.rows:
+        raw = records.get((library.name, row, "raw"))
+        compat = records.get((library.name, row, "jaxcompat"))
+        if raw is None or compat is None:
+            continue
+        passed = compat["tests"]
+        assert isinstance(passed, dict)
+        fixed: dict[str, int] = {}
+        for test, message in _failures(raw).items():
+            if passed.get(test) == "passed":
+                fixed[message] = fixed.get(message, 0) + 1
+        for message, count in sorted(fixed.items()):
+            lines.append(f"- {row}: {count} tests that fail raw with `{message}` pass.")
+    return lines or ["- none."]
+
+
+def report(results: Path, markdown: Path, compatibility: Path) -> None:
+    """Write THIRD_PARTY.md and the third-party block of COMPATIBILITY.md."""
+    records = _load_results(results)
+    lines = [
+        "# Third-party test suites through `import jaxcompat as jax`",
+        "",
+        "Generated by `nox -s third_party` (`tools/third_party.py report`); do not edit.",
+        "",
+        "Each library's own tests run from its sdist, on matrix rows below the JAX floor it",
+        "declares, on the floor row and on `newest`: once as published (raw JAX) and once with",
+        "its JAX imports rewritten to jaxcompat (`import jax` -> `import jaxcompat as jax`,",
+        "`from jax import lax` -> `from jaxcompat import lax`, and so on; modules jaxcompat does",
+        "not mirror, such as `jax.scipy` or `jax._src`, stay JAX's). The library is installed",
+        "with `--no-deps`, so its JAX pin cannot pull JAX up. Warnings are errors (neither",
+        "library configures pytest's warning filters; the exceptions, the library's own",
+        "warnings about itself, are listed below). Counts are tests passed / failed /",
+        "errored (a test file that fails to import counts as one error). Seconds are the",
+        "test run alone, measured with two to four sessions sharing two CPU cores; a whole",
+        "session, venv included, takes 4 to 14 minutes.",
+        "",
+    ]
+    summary = [
+        "| library | JAX row | raw JAX: passed / failed / errored | through jaxcompat |",
+        "|---|---|---|---|",
+    ]
+    for library in LIBRARIES.values():
+        lines += [
+            f"## {library.name} {library.version} (declares jax>={library.floor})",
+            "",
+            f"Test files: {', '.join(library.tests) if library.tests else 'all of them'}.",
+        ]
+        if library.ignore:
+            lines.append(f"Left out: {', '.join(library.ignore)}: {library.why}.")
+        if library.allowed_warnings:
+            lines.append(f"Warnings allowed: {', '.join(library.allowed_warnings)}.")
+        if library.per_file:
+            lines.append("Each test file runs in its own interpreter.")
+        lines += ["", *_row_lines(library, records), ""]
+        lines += ["Fixed by jaxcompat:", "", *_fixed_lines(library, records), ""]
+        lines += ["Failures through jaxcompat, by cause:", ""]
+        lines += [*_cause_lines(library, records), ""]
+        lines += [f"- {note}" for note in NOTES.get(library.name, ())]
+        lines += [""] if library.name in NOTES else []
+        for row in library.rows:
+            raw = records.get((library.name, row, "raw"))
+            compat = records.get((library.name, row, "jaxcompat"))
+            summary.append(
+                f"| {library.name} {library.version} | {row} | {_cell(raw)} | {_cell(compat)} |"
+            )
+    lines += [
+        "## Not run: equinox",
+        "",
+        "equinox (0.13.8 declares jax>=0.4.38) ships no tests in its sdist or wheel (its build",
+        "includes `equinox/*` only, in every release checked: 0.11.12, 0.12.2, 0.13.2, 0.13.8),",
+        "and its test suite is published only in its source repository, which is not a",
+        "package index. It joins when its tests can be fetched from an index.",
+        "",
+    ]
+    markdown.write_text("\n".join(lines))
+    block = "\n".join(
+        [
+            COMPATIBILITY_START,
+            "## Third-party test suites",
+            "",
+            "Published libraries' own tests on rows below the JAX floor they declare, raw and "
+            "through `import jaxcompat as jax` (passed / failed / errored). Details, subsets "
+            "and failure causes: [THIRD_PARTY.md](THIRD_PARTY.md).",
+            "",
+            *summary,
+            COMPATIBILITY_END,
+        ]
+    )
+    text = compatibility.read_text() if compatibility.exists() else ""
+    if COMPATIBILITY_START in text:
+        head, _, rest = text.partition(COMPATIBILITY_START)
+        tail = rest.partition(COMPATIBILITY_END)[2]
+        text = head + block + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    compatibility.write_text(text)
+    print(f"wrote {markdown} and the third-party block of {compatibility}")
