@@ -161,6 +161,8 @@ def test_keeps_function_metadata():
     assert jitted.__name__ == "documented"
     assert jitted.__doc__ == "Adds things."
     assert inspect.signature(jitted) == inspect.signature(documented)
+    # Without following __wrapped__, as chex's fake_pmap asks: jax.jit's own function answers.
+    assert inspect.signature(jitted, follow_wrapped=False) == inspect.signature(documented)
     assert "documented" in repr(jitted)
 
 

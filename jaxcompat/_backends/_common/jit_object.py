@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copyreg
 import functools
+import inspect
 import pickle
 import types
 import weakref
@@ -101,6 +102,12 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         if name.startswith("__"):
             raise AttributeError(name)
         return getattr(self.func, name)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        # The function's own, as JAX's jitted function reports it; without it,
+        # inspect.signature(..., follow_wrapped=False) fails on functools.partial's C call path.
+        return inspect.signature(self._jc_fun)
 
     def __repr__(self) -> str:
         return f"<jaxcompat.jit of {self._jc_fun!r}>"
