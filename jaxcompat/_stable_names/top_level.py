@@ -113,9 +113,17 @@ NAMES: tuple[StableName, ...] = (
         StableName(name, (Source(f"jax:{name}"), Source(f"jaxcompat._backports.top_level:{name}")))
         for name in (
             "copy_to_host_async",  # 0.5.3
-            "fwd_and_bwd",  # 0.6.1
             "process_indices",  # 0.4.33
         )
+    ),
+    # jax.fwd_and_bwd arrived in 0.6.1; 0.10.2-0.11.2 drop fwd's keyword arguments.
+    StableName(
+        "fwd_and_bwd",
+        (
+            Source("jax:fwd_and_bwd", releases="<0.10.2"),
+            Source("jax:fwd_and_bwd", releases=">=0.12.0"),
+            Source("jaxcompat._backports.top_level:fwd_and_bwd"),
+        ),
     ),
     # jax.use_abstract_mesh (0.11.1) is jax.sharding.use_abstract_mesh (0.7.2).
     StableName(
@@ -125,16 +133,12 @@ NAMES: tuple[StableName, ...] = (
         reason="no public function sets the abstract mesh alone before it",
     ),
     # Config states: the context managers of JAX's config options. Where JAX defines the
-    # option but does not export the state yet, it is the same object in jax._src.config;
-    # before 0.4.18 that object has no .value.
+    # option but does not export the state yet, it is the same object in jax._src.config.
     StableName(
         "threefry_partitionable",
-        (
-            Source("jax:threefry_partitionable"),
-            Source("jax._src.config:threefry_partitionable", releases=">=0.4.18"),
-        ),
-        first="0.4.18",
-        reason="JAX's config context managers have no .value before it",
+        (Source("jax:threefry_partitionable"),),
+        first="0.4.20",
+        reason="entering its context manager raises a ValueError (a JAX bug) before it",
     ),
     StableName(
         "explain_cache_misses",
@@ -149,7 +153,8 @@ NAMES: tuple[StableName, ...] = (
         "array_garbage_collection_guard",
         (
             Source("jax:array_garbage_collection_guard"),
-            Source("jax._src.config:array_garbage_collection_guard"),
+            # 0.4.33-0.4.35 define a function that raises with their jaxlib.
+            Source("jax._src.config:array_garbage_collection_guard", releases=">=0.4.36"),
         ),
         first="0.4.36",
         reason="JAX has no garbage-collection guard for arrays before it",
