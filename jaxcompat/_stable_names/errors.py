@@ -12,11 +12,11 @@ NAMES: tuple[StableName, ...] = (
         )
         for name in ("InconclusiveDimensionOperation", "JaxprTypeError")
     ),
-    # The key-reuse checker raised jax.experimental.key_reuse's error in 0.4.24 and 0.4.25.
+    # The experimental key-reuse checker of 0.4.22-0.4.25 raised jax.experimental.key_reuse's error.
     StableName(
         "errors.KeyReuseError",
         (Source("jax.errors:KeyReuseError"), Source("jax.experimental.key_reuse:KeyReuseError")),
-        first="0.4.24",
+        first="0.4.22",
         reason="JAX has no key-reuse checker before it",
     ),
     StableName(
