@@ -245,14 +245,14 @@ def test_tree_transpose_infers_the_inner_structure():
 
 
 def test_tree_static_marks_a_field_static():
-    static = needs("tree.static")
+    static = jaxcompat.tree.static
 
     @dataclasses.dataclass
     class Op:
         x: object
         name: str = static(default="add")
 
-    jax.tree_util.register_dataclass(Op)
+    jaxcompat.tree_util.register_dataclass(Op)
     leaves, treedef = jaxcompat.tree.flatten(Op(x=1.0, name="mul"))
     assert leaves == [1.0]
     assert jaxcompat.tree.unflatten(treedef, [2.0]) == Op(x=2.0, name="mul")

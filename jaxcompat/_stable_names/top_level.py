@@ -104,4 +104,119 @@ NAMES: tuple[StableName, ...] = (
         first="0.10.0",
         reason="jax.ad is a different API before it (the old jax.interpreters.ad alias)",
     ),
+    # --- top-level jax: names added from 0.4.18 on ----------------------------------------
+    # jax.NamedSharding (0.4.27) is jax.sharding.NamedSharding.
+    StableName(
+        "NamedSharding", (Source("jax:NamedSharding"), Source("jax.sharding:NamedSharding"))
+    ),
+    *(
+        StableName(name, (Source(f"jax:{name}"), Source(f"jaxcompat._backports.top_level:{name}")))
+        for name in (
+            "copy_to_host_async",  # 0.5.3
+            "process_indices",  # 0.4.33
+        )
+    ),
+    # jax.fwd_and_bwd arrived in 0.6.1; 0.10.2-0.11.2 drop fwd's keyword arguments.
+    StableName(
+        "fwd_and_bwd",
+        (
+            Source("jax:fwd_and_bwd", releases="<0.10.2"),
+            Source("jax:fwd_and_bwd", releases=">=0.12.0"),
+            Source("jaxcompat._backports.top_level:fwd_and_bwd"),
+        ),
+    ),
+    # jax.use_abstract_mesh (0.11.1) is jax.sharding.use_abstract_mesh (0.7.2).
+    StableName(
+        "use_abstract_mesh",
+        (Source("jax:use_abstract_mesh"), Source("jax.sharding:use_abstract_mesh")),
+        first="0.7.2",
+        reason="no public function sets the abstract mesh alone before it",
+    ),
+    # Config states: the context managers of JAX's config options. Where JAX defines the
+    # option but does not export the state yet, it is the same object in jax._src.config.
+    StableName(
+        "threefry_partitionable",
+        (Source("jax:threefry_partitionable"),),
+        first="0.4.20",
+        reason="entering its context manager raises a ValueError (a JAX bug) before it",
+    ),
+    StableName(
+        "explain_cache_misses",
+        (
+            Source("jax:explain_cache_misses"),
+            Source("jax._src.config:explain_cache_misses"),
+        ),
+        first="0.4.24",
+        reason="JAX does not explain its cache misses before it",
+    ),
+    StableName(
+        "array_garbage_collection_guard",
+        (
+            Source("jax:array_garbage_collection_guard"),
+            # 0.4.33-0.4.35 define a function that raises with their jaxlib.
+            Source("jax._src.config:array_garbage_collection_guard", releases=">=0.4.36"),
+        ),
+        first="0.4.36",
+        reason="JAX has no garbage-collection guard for arrays before it",
+    ),
+    *(
+        StableName(name, (Source(f"jax:{name}"),), first=first, reason=reason)
+        for name, first, reason in (
+            (
+                "legacy_prng_key",
+                "0.4.18",
+                "JAX has no check of raw (legacy) PRNG keys before it",
+            ),
+            ("debug_key_reuse", "0.4.26", "JAX has no stable key-reuse checker before it"),
+            ("no_tracing", "0.4.33", "JAX has no switch that forbids tracing before it"),
+            ("no_execution", "0.7.2", "JAX has no switch that forbids execution before it"),
+            (
+                "make_user_context",
+                "0.7.2",
+                "JAX's caches cannot be keyed on a user context before it",
+            ),
+            (
+                "thread_guard",
+                "0.9.0",
+                "JAX has no check of the thread that runs a multi-process operation before it",
+            ),
+            (
+                "allow_f16_reductions",
+                "0.9.1",
+                "reduce_sum always accepts float16 and bfloat16 inputs before it",
+            ),
+            ("remove_size_one_mesh_axis_from_type", "0.7.2", NO_EXPLICIT_SHARDING),
+            (
+                "auto_pcast",
+                "0.10.1",
+                "JAX does not track varying manual axes (pvary) in types before it",
+            ),
+            ("smap", "0.7.0", NO_EXPLICIT_SHARDING),
+            ("Inline", "0.11.0", "jax.jit's inline option takes only a bool before it"),
+            (
+                "CompilerEffortLevel",
+                "0.11.1",
+                "JAX has no public compiler effort levels before it",
+            ),
+            ("memory", "0.7.1", "memory spaces have no public API before it"),
+            ("ref", "0.7.1", "array references have no public module before it"),
+            (
+                "empty_ref",
+                "0.9.1",
+                "array references cannot be created uninitialized or freed before it",
+            ),
+            (
+                "free_ref",
+                "0.9.1",
+                "array references cannot be created uninitialized or freed before it",
+            ),
+            ("ds", "0.9.1", "jax.numpy indexing does not take a dynamic slice before it"),
+            (
+                "ffi",
+                "0.5.0",
+                "the jax.ffi module does not exist before it (jax.extend.ffi's ffi_call has "
+                "a different signature)",
+            ),
+        )
+    ),
 )

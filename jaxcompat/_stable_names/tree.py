@@ -41,16 +41,11 @@ NAMES: tuple[StableName, ...] = (
             Source("jaxcompat._backports.tree:tree_reduce_associative"),
         ),
     ),
-    # jax.tree.static marks a dataclass field for register_dataclass's field inference,
-    # which arrived in 0.4.36 (data_fields became optional).
+    # jax.tree.static (0.9.1) marks a dataclass field static for register_dataclass's field
+    # inference, which jaxcompat.tree_util.register_dataclass has on every release.
     StableName(
         "tree.static",
-        (
-            Source("jax.tree:static"),
-            Source("jaxcompat._backports.tree:static", releases=">=0.4.36"),
-        ),
-        first="0.4.36",
-        reason="jax.tree_util.register_dataclass cannot infer fields before it",
+        (Source("jax.tree:static"), Source("jaxcompat._backports.tree:static")),
     ),
     _tree("structure", "tree_structure"),
     # transpose's inner_treedef may be None (inferred) from 0.4.25.
