@@ -45,7 +45,6 @@ NAMES: tuple[StableName, ...] = (
             (Source(f"jax.numpy:{name}"), Source(f"jaxcompat._backports.{module}:{name}")),
         )
         for name, module in (
-            ("bitwise_count", "numpy_array_api"),  # 0.4.18
             ("concat", "numpy_array_api"),  # 0.4.24
             ("cumulative_prod", "numpy_array_api"),  # 0.4.36
             ("fill_diagonal", "numpy_functions"),  # 0.4.20
@@ -60,6 +59,15 @@ NAMES: tuple[StableName, ...] = (
             ("vecdot", "numpy_array_api"),  # 0.4.24
             ("vecmat", "numpy_array_api"),  # 0.4.38
         )
+    ),
+    # bitwise_count arrived in 0.4.18; it accepts booleans from 0.4.24 (measured: a TypeError
+    # from population_count on 0.4.18-0.4.23).
+    StableName(
+        "numpy.bitwise_count",
+        (
+            Source("jax.numpy:bitwise_count", releases=">=0.4.24"),
+            Source("jaxcompat._backports.numpy_array_api:bitwise_count"),
+        ),
     ),
     # cumulative_sum arrived in 0.4.27; with dtype=bool it summed the numbers, not their truth
     # values, until 0.7.2.
