@@ -24,7 +24,8 @@ import jaxcompat
 from jaxcompat._stable_names import by_path
 from jaxcompat._version import parse_release
 
-few = settings(max_examples=10, deadline=None)
+# derandomize: the same examples on every row, so every row checks the same inputs.
+few = settings(max_examples=6, deadline=None, derandomize=True, database=None)
 TABLE = by_path()
 
 
