@@ -53,12 +53,21 @@ NAMES: tuple[StableName, ...] = (
             ("permute_dims", "numpy_array_api"),  # 0.4.24
             ("put_along_axis", "numpy_functions"),  # 0.4.36
             ("spacing", "numpy_functions"),  # 0.4.35
-            ("top_k", "numpy_functions"),  # 0.11.1
             ("trapezoid", "numpy_functions"),  # 0.4.26
             ("unstack", "numpy_array_api"),  # 0.4.27
             ("vecdot", "numpy_array_api"),  # 0.4.24
             ("vecmat", "numpy_array_api"),  # 0.4.38
         )
+    ),
+    # top_k arrived in 0.11.1; there mode="smallest" negates the input, which overflows for the
+    # smallest integer (measured: top_k([3, INT_MIN, INT_MAX, 0], 2, mode="smallest") gives
+    # [0, 3]); 0.11.2 gives [INT_MIN, 0].
+    StableName(
+        "numpy.top_k",
+        (
+            Source("jax.numpy:top_k", releases=">=0.11.2"),
+            Source("jaxcompat._backports.numpy_functions:top_k"),
+        ),
     ),
     # bitwise_count arrived in 0.4.18; it accepts booleans from 0.4.24 (measured: a TypeError
     # from population_count on 0.4.18-0.4.23).
