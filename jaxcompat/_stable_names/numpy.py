@@ -59,13 +59,13 @@ NAMES: tuple[StableName, ...] = (
             ("vecmat", "numpy_array_api"),  # 0.4.38
         )
     ),
-    # top_k arrived in 0.11.1; there mode="smallest" negates the input, which overflows for the
-    # smallest integer (measured: top_k([3, INT_MIN, INT_MAX, 0], 2, mode="smallest") gives
-    # [0, 3]); 0.11.2 gives [INT_MIN, 0].
+    # top_k arrived in 0.11.1; until 0.12.0 mode="smallest" negates the input, which overflows
+    # for the smallest integer (measured: top_k([3, INT_MIN, INT_MAX, 0], 2, mode="smallest")
+    # gives [0, 3] on 0.11.1 and 0.11.2); 0.12.0 gives [INT_MIN, 0].
     StableName(
         "numpy.top_k",
         (
-            Source("jax.numpy:top_k", releases=">=0.11.2"),
+            Source("jax.numpy:top_k", releases=">=0.12.0"),
             Source("jaxcompat._backports.numpy_functions:top_k"),
         ),
     ),
