@@ -19,7 +19,7 @@ installed.
 
 from __future__ import annotations
 
-from . import extend, modules, numpy, sharding, top_level, tree
+from . import extend, modules, nn, numpy, sharding, top_level, tree
 from ._schema import Source, StableName
 
 __all__ = ["STABLE_NAMES", "Source", "StableName", "by_path"]
@@ -31,6 +31,7 @@ STABLE_NAMES: tuple[StableName, ...] = (
     *modules.NAMES,
     *numpy.NAMES,
     *extend.NAMES,
+    *nn.NAMES,
 )
 
 
