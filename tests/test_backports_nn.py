@@ -6,6 +6,8 @@ backports used on older releases give what the newest JAX gives. Expected result
 NumPy formulas in float64, never from the function under test.
 """
 
+import inspect
+
 import jax
 import numpy as np
 import pytest
@@ -185,6 +187,31 @@ def test_standardize_fast_variance_is_clipped_and_algorithm_checked():
         ValueError, match=r"Unknown algorithm 'exact'\. Expected 'fast' or 'stable'\."
     ):
         nn.standardize(x, algorithm="exact")
+
+
+@few
+@given(x=hnp.arrays(np.int32, SHAPES, elements=st.integers(-2, 5)), num_classes=st.integers(1, 5))
+def test_one_hot(x, num_classes):
+    expected = (x[..., None] == np.arange(num_classes)).astype(np.float32)
+    assert_same(nn.one_hot(x, num_classes), expected)
+    assert_same(nn.one_hot(x, num_classes, out_sharding=None), expected)
+    assert_same(
+        nn.one_hot(x, num_classes, dtype=np.int8, axis=0),
+        np.moveaxis(expected, -1, 0).astype(np.int8),
+    )
+    assert_same(jax.jit(nn.one_hot, static_argnums=1)(x, num_classes), expected)
+
+
+def test_one_hot_with_an_output_sharding():
+    mesh = jax.sharding.Mesh(np.array(jax.devices()[:1]), ("data",))
+    sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(None, None))
+    if "out_sharding" in inspect.signature(jax.nn.one_hot).parameters:
+        result = nn.one_hot(np.array([0, 2]), 3, out_sharding=sharding)
+        assert_same(result, np.eye(3, dtype=np.float32)[[0, 2]])
+    else:
+        # Releases before sharding in types cannot honour it, and say so.
+        with pytest.raises(NotImplementedError, match=r"needs JAX 0\.11\.0 or newer"):
+            nn.one_hot(np.array([0, 2]), 3, out_sharding=sharding)
 
 
 UNAVAILABLE = [

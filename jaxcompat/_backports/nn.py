@@ -15,11 +15,14 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from .._version import JAX_VERSION_STRING
+
 __all__ = [
     "identity",
     "log1mexp",
     "logmeanexp",
     "mish",
+    "one_hot",
     "sparse_plus",
     "sparse_sigmoid",
     "squareplus",
@@ -61,18 +64,21 @@ def squareplus(x: Any, b: Any = 4) -> jax.Array:
 def sparse_plus(x: Any) -> jax.Array:
     """``jax.nn.sparse_plus`` (JAX 0.4.26): 0 below -1, x above 1, ``(x + 1)**2 / 4`` between."""
     x = _array("sparse_plus", x)
-    return jnp.where(x <= -1.0, 0.0, jnp.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
+    result: jax.Array = jnp.where(x <= -1.0, 0.0, jnp.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
+    return result
 
 
 def sparse_sigmoid(x: Any) -> jax.Array:
     """``jax.nn.sparse_sigmoid`` (JAX 0.4.27): ``clip(x + 1, 0, 2) / 2``."""
-    return 0.5 * jnp.clip(x + 1.0, 0.0, 2.0)
+    result: jax.Array = 0.5 * jnp.clip(x + 1.0, 0.0, 2.0)
+    return result
 
 
 def mish(x: Any) -> jax.Array:
     """``jax.nn.mish`` (JAX 0.4.27): ``x * tanh(softplus(x))``."""
     x = _array("mish", x)
-    return x * jnp.tanh(jax.nn.softplus(x))
+    result: jax.Array = x * jnp.tanh(jax.nn.softplus(x))
+    return result
 
 
 @jax.custom_jvp
@@ -81,7 +87,7 @@ def _log1mexp(x: jax.Array) -> jax.Array:
     return jnp.where(x < c, jnp.log(-jnp.expm1(-x)), jnp.log1p(-jnp.exp(-x)))
 
 
-_log1mexp.defjvps(lambda g, ans, x: g / jnp.expm1(x))  # type: ignore[no-untyped-call]
+_log1mexp.defjvps(lambda g, ans, x: g / jnp.expm1(x))  # type: ignore[no-untyped-call, unused-ignore]
 
 
 def log1mexp(x: Any) -> jax.Array:
@@ -90,7 +96,9 @@ def log1mexp(x: Any) -> jax.Array:
     return result
 
 
-def _masked_logsumexp(x: jax.Array, axis: Axis, where: jax.Array, keepdims: bool) -> jax.Array:
+def _masked_logsumexp(
+    x: jax.Array, axis: int | tuple[int, ...] | None, where: jax.Array, keepdims: bool
+) -> jax.Array:
     """``logsumexp`` over the elements where ``where`` is true (-inf where none is)."""
     masked = jnp.where(where, x, -jnp.inf)
     peak = lax.stop_gradient(jnp.max(masked, axis=axis, keepdims=True))
@@ -106,9 +114,11 @@ def logmeanexp(
     x: Any, axis: Axis = None, where: Any | None = None, keepdims: bool = False
 ) -> jax.Array:
     """``jax.nn.logmeanexp`` (JAX 0.7.1): ``logsumexp(x) - log(n)`` over ``axis``."""
+    if isinstance(axis, Sequence):
+        axis = tuple(axis)
     x = _inexact(_array("logmeanexp", x))
     if where is None:
-        lse: jax.Array = jax.nn.logsumexp(x, axis=axis, keepdims=keepdims)
+        lse: jax.Array = jax.nn.logsumexp(x, axis=axis, keepdims=keepdims)  # type: ignore[arg-type, unused-ignore]
         axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
         count = jnp.asarray(math.prod(x.shape[a] for a in axes), dtype=lse.dtype)
     else:
@@ -145,4 +155,28 @@ def standardize(
         else:
             raise ValueError(f"Unknown algorithm '{algorithm}'. Expected 'fast' or 'stable'.")
     result: jax.Array = jax.nn.standardize(x, axis, mean, variance, epsilon, where)
+    return result
+
+
+def one_hot(
+    x: Any,
+    num_classes: int,
+    *,
+    dtype: Any | None = None,
+    axis: int | str = -1,
+    out_sharding: Any | None = None,
+) -> jax.Array:
+    """``jax.nn.one_hot`` with ``out_sharding=`` (JAX 0.11.0); only None can be honoured."""
+    if out_sharding is not None:
+        # The output sharding is part of the type (sharding in types), which older releases
+        # do not have: ignoring it would silently lay the result out differently.
+        raise NotImplementedError(
+            f"jax.nn.one_hot(out_sharding=...) needs JAX 0.11.0 or newer; JAX "
+            f"{JAX_VERSION_STRING} is installed. Upgrade JAX, or leave out_sharding=None and "
+            "place the result with jax.device_put or jax.lax.with_sharding_constraint."
+        )
+    if dtype is None:
+        result: jax.Array = jax.nn.one_hot(x, num_classes, axis=axis)
+    else:
+        result = jax.nn.one_hot(x, num_classes, dtype=dtype, axis=axis)
     return result

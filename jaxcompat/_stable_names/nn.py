@@ -35,6 +35,15 @@ NAMES: tuple[StableName, ...] = (
             Source("jaxcompat._backports.nn:standardize"),
         ),
     ),
+    # one_hot gained out_sharding= in 0.11.0 (sharding in types); None is the only value an
+    # older release can honour.
+    StableName(
+        "nn.one_hot",
+        (
+            Source("jax.nn:one_hot", releases=">=0.11.0"),
+            Source("jaxcompat._backports.nn:one_hot"),
+        ),
+    ),
     StableName(
         "nn.dot_product_attention",
         (Source("jax.nn:dot_product_attention"),),
