@@ -19,7 +19,7 @@ installed.
 
 from __future__ import annotations
 
-from . import dtypes, errors, extend, modules, numpy, sharding, top_level, tree, tree_util
+from . import dtypes, errors, extend, modules, nn, numpy, sharding, top_level, tree, tree_util
 from ._schema import Source, StableName
 
 __all__ = ["STABLE_NAMES", "Source", "StableName", "by_path"]
@@ -34,6 +34,7 @@ STABLE_NAMES: tuple[StableName, ...] = (
     *tree_util.NAMES,
     *errors.NAMES,
     *dtypes.NAMES,
+    *nn.NAMES,
 )
 
 
