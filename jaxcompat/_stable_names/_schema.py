@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["NO_EXPLICIT_SHARDING", "NO_REFS", "NO_STACKLESS", "Source", "StableName"]
+__all__ = [
+    "NO_EXPLICIT_SHARDING",
+    "NO_REFS",
+    "NO_STACKLESS",
+    "SET_MESH_FALLBACKS",
+    "Source",
+    "StableName",
+]
 
 
 @dataclass(frozen=True)
@@ -37,3 +44,11 @@ NO_STACKLESS = (
 )
 NO_EXPLICIT_SHARDING = "sharding in types (explicit axes) does not exist before it"
 NO_REFS = "mutable array references do not exist before it"
+
+
+#: Where set_mesh's job is done before the release has its own: use_mesh (0.5.1; use_mesh of
+#: 0.5.0 sets only the abstract mesh), else ``with mesh:``.
+SET_MESH_FALLBACKS: tuple[Source, ...] = (
+    Source("jax.sharding:use_mesh", adapter="sharding:set_mesh_from_use_mesh", releases=">=0.5.1"),
+    Source("jax.sharding:Mesh", adapter="sharding:set_mesh_from_mesh_context"),
+)

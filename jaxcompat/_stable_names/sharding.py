@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._schema import NO_EXPLICIT_SHARDING, Source, StableName
+from ._schema import NO_EXPLICIT_SHARDING, SET_MESH_FALLBACKS, Source, StableName
 
 NAMES: tuple[StableName, ...] = (
     # --- jax.sharding ---------------------------------------------------------------------
@@ -10,13 +10,7 @@ NAMES: tuple[StableName, ...] = (
         "sharding.set_mesh",
         (
             Source("jax.sharding:set_mesh", releases=">=0.7.1"),
-            # use_mesh of 0.5.0 sets only the abstract mesh.
-            Source(
-                "jax.sharding:use_mesh",
-                adapter="sharding:set_mesh_from_use_mesh",
-                releases=">=0.5.1",
-            ),
-            Source("jax.sharding:Mesh", adapter="sharding:set_mesh_from_mesh_context"),
+            *SET_MESH_FALLBACKS,
         ),
     ),
     StableName(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._schema import NO_EXPLICIT_SHARDING, NO_REFS, Source, StableName
+from ._schema import NO_EXPLICIT_SHARDING, NO_REFS, SET_MESH_FALLBACKS, Source, StableName
 
 NAMES: tuple[StableName, ...] = (
     # --- top-level jax ------------------------------------------------------------------
@@ -38,13 +38,7 @@ NAMES: tuple[StableName, ...] = (
         "set_mesh",
         (
             Source("jax:set_mesh"),
-            # use_mesh of 0.5.0 sets only the abstract mesh.
-            Source(
-                "jax.sharding:use_mesh",
-                adapter="sharding:set_mesh_from_use_mesh",
-                releases=">=0.5.1",
-            ),
-            Source("jax.sharding:Mesh", adapter="sharding:set_mesh_from_mesh_context"),
+            *SET_MESH_FALLBACKS,
         ),
     ),
     StableName(
