@@ -19,7 +19,21 @@ installed.
 
 from __future__ import annotations
 
-from . import dtypes, errors, extend, modules, nn, numpy, sharding, top_level, tree, tree_util
+from . import (
+    dtypes,
+    errors,
+    extend,
+    lax,
+    modules,
+    nn,
+    numpy,
+    primitives,
+    random,
+    sharding,
+    top_level,
+    tree,
+    tree_util,
+)
 from ._schema import Source, StableName
 
 __all__ = ["STABLE_NAMES", "Source", "StableName", "by_path"]
@@ -35,6 +49,9 @@ STABLE_NAMES: tuple[StableName, ...] = (
     *errors.NAMES,
     *dtypes.NAMES,
     *nn.NAMES,
+    *random.NAMES,
+    *lax.NAMES,
+    *primitives.NAMES,
 )
 
 

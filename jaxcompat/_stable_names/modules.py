@@ -1,4 +1,4 @@
-"""Stable names of ``jax.errors``, ``jax.typing``, ``jax.random``, ``jax.dtypes`` and
+"""Stable names of ``jax.errors``, ``jax.typing``, ``jax.dtypes`` and
 ``jax.custom_derivatives``."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from ._schema import Source, StableName
 
 NAMES: tuple[StableName, ...] = (
-    # --- jax.errors, jax.typing, jax.random, jax.dtypes -------------------------------------
+    # --- jax.errors, jax.typing, jax.dtypes --------------------------------------------------
     # Before 0.4.34 a runtime error from compiled code is jaxlib's XlaRuntimeError.
     StableName(
         "errors.JaxRuntimeError",
@@ -15,11 +15,6 @@ NAMES: tuple[StableName, ...] = (
     StableName(
         "typing.DTypeLike",
         (Source("jax.typing:DTypeLike"), Source("jaxcompat._backports.typing:DTypeLike")),
-    ),
-    # No key-reuse checker before 0.4.26, so handing the key back is what clone does.
-    StableName(
-        "random.clone",
-        (Source("jax.random:clone"), Source("jaxcompat._backports.random:clone")),
     ),
     StableName(
         "dtypes.prng_key",
