@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
+    "NEW_PRIMITIVE",
     "NO_EXPLICIT_SHARDING",
     "NO_REFS",
     "NO_STACKLESS",
@@ -44,6 +45,12 @@ NO_STACKLESS = (
 )
 NO_EXPLICIT_SHARDING = "sharding in types (explicit axes) does not exist before it"
 NO_REFS = "mutable array references do not exist before it"
+# A release without the primitive computes the operation with other primitives, so its
+# jaxprs never contain it and no rule written for it would ever run.
+NEW_PRIMITIVE = (
+    "the primitive does not exist before it: older releases compute the operation with other"
+    " primitives"
+)
 
 
 #: Where set_mesh's job is done before the release has its own: use_mesh (0.5.1; use_mesh of
