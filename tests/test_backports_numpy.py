@@ -572,10 +572,12 @@ def test_unique_functions(x):
     for actual, expected in zip(found, (values, indices, inverse, counts), strict=True):
         assert_same(actual, expected)
     assert_same(jnp.unique_values(x), values)
-    assert jnp.unique_counts(x)._fields == ("values", "counts")
-    assert_same(jnp.unique_counts(x).counts, counts)
-    assert jnp.unique_inverse(x)._fields == ("values", "inverse_indices")
-    assert_same(jnp.unique_inverse(x).inverse_indices, inverse)
+    found_counts = jnp.unique_counts(x)
+    assert found_counts._fields == ("values", "counts")
+    assert_same(found_counts.counts, counts)
+    found_inverse = jnp.unique_inverse(x)
+    assert found_inverse._fields == ("values", "inverse_indices")
+    assert_same(found_inverse.inverse_indices, inverse)
     # With a static size, values are padded with fill_value (default: the smallest value).
     size = 8
     padded = jnp.unique_all(x, size=size, fill_value=99)
