@@ -136,9 +136,9 @@ def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Hashable]:
 def flatten_one_level_with_keys(tree: Any) -> tuple[Iterable[Any], Hashable]:
     """``jax.tree_util.flatten_one_level_with_keys`` (JAX 0.10.2): the children with keys.
 
-    jax._src.tree_util's own (0.4.38) keys every child of a namedtuple with its first field
-    until 0.10.2; the keys here are those of the path flattening, which has always had them
-    right.
+    JAX's own (0.4.38, public from 0.10.2) keys every child of a namedtuple with its first
+    field until 0.11.1; the keys here are those of the path flattening, which has always had
+    them right.
     """
     children, meta = flatten_one_level(tree)  # a leaf raises the ValueError JAX does
     keyed, _ = tree_util.tree_flatten_with_path(tree, is_leaf=lambda node: node is not tree)

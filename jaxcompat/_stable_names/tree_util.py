@@ -58,12 +58,12 @@ NAMES: tuple[StableName, ...] = (
             Source("jaxcompat._backports.tree_util:flatten_one_level"),
         ),
     ),
-    # jax._src.tree_util's (0.4.38) gives a namedtuple's children the key of its first field
-    # until it became public in 0.10.2.
+    # jax._src.tree_util's (0.4.38), public from 0.10.2, gives every child of a namedtuple
+    # the key of its first field until 0.11.1.
     StableName(
         "tree_util.flatten_one_level_with_keys",
         (
-            Source("jax.tree_util:flatten_one_level_with_keys"),
+            Source("jax.tree_util:flatten_one_level_with_keys", releases=">=0.11.1"),
             Source("jaxcompat._backports.tree_util:flatten_one_level_with_keys"),
         ),
     ),
