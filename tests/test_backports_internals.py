@@ -299,13 +299,19 @@ CANNOT_BE_HAD = {
         "0.4.34",
         "JAX's tracing machinery before the 0.4.34 'stackless' rewrite has no equivalent of it",
     ),
-    "extend.core.create_call_primitive": (
+    "extend.core.eval_jaxpr_transpose": (
         "0.11.1",
         "JAX has no helpers that build call primitives from a jaxpr evaluator",
     ),
+    "extend.core.create_call_primitive": (
+        "0.11.2",
+        "the call primitives it builds have no remat rule (nor an inline_jax_late option) "
+        "before it",
+    ),
     "extend.core.primitives.register_call_primitive_rules": (
-        "0.11.1",
-        "JAX has no helpers that build call primitives from a jaxpr evaluator",
+        "0.11.2",
+        "the call primitives it builds have no remat rule (nor an inline_jax_late option) "
+        "before it",
     ),
     "extend.linear_util": (
         "0.4.18",

@@ -155,17 +155,26 @@ NAMES: tuple[StableName, ...] = (
     # Call primitives whose rules evaluate their jaxpr (jax._src.lax.eval_jaxpr, 0.11.1).
     *(
         StableName(
-            f"{module}.{name}",
-            (Source(f"jax.{module}:{name}"),),
+            f"{module}.eval_jaxpr_transpose",
+            (Source(f"jax.{module}:eval_jaxpr_transpose"),),
             first="0.11.1",
             reason="JAX has no helpers that build call primitives from a jaxpr evaluator",
         )
         for module in ("extend.core", "extend.core.primitives")
-        for name in (
-            "create_call_primitive",
-            "eval_jaxpr_transpose",
-            "register_call_primitive_rules",
+    ),
+    # 0.11.2 gave the call primitives they build a remat rule and the inline_jax_late option.
+    *(
+        StableName(
+            f"{module}.{name}",
+            (Source(f"jax.{module}:{name}", releases=">=0.11.2"),),
+            first="0.11.2",
+            reason=(
+                "the call primitives it builds have no remat rule (nor an inline_jax_late "
+                "option) before it"
+            ),
         )
+        for module in ("extend.core", "extend.core.primitives")
+        for name in ("create_call_primitive", "register_call_primitive_rules")
     ),
     # --- jax.extend: its submodules --------------------------------------------------------
     # Older releases keep these internals elsewhere (jax.linear_util, jax.interpreters.mlir,
