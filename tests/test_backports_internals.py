@@ -201,6 +201,17 @@ jax.tree_util.register_pytree_with_keys(
     lambda p: ((p.first, p.second), "pair"),
 )
 
+
+class Unkeyed:
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+
+# Registered without keys: its children are keyed by their position.
+jax.tree_util.register_pytree_node(
+    Unkeyed, lambda u: ((u.first, u.second), "unkeyed"), lambda meta, children: Unkeyed(*children)
+)
+
 DictKey, SequenceKey, GetAttrKey = (
     jax.tree_util.DictKey,
     jax.tree_util.SequenceKey,
@@ -215,6 +226,12 @@ ONE_LEVEL = [
     (None, [], None, []),
     (Point(1, 2), [1, 2], Point, [GetAttrKey("x"), GetAttrKey("y")]),
     (Pair(5, [6]), [5, [6]], "pair", [GetAttrKey("first"), GetAttrKey("second")]),
+    (
+        Unkeyed(1, None),
+        [1, None],
+        "unkeyed",
+        [jax.tree_util.FlattenedIndexKey(0), jax.tree_util.FlattenedIndexKey(1)],
+    ),
     (
         collections.OrderedDict(b=1, a=2),
         [1, 2],
