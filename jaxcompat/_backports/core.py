@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["unmapped_aval_without_axis_name"]
+__all__ = [
+    "gensym_without_parameters",
+    "new_jaxpr_eqn_with_ctx",
+    "unmapped_aval_without_axis_name",
+]
 
 
 def unmapped_aval_without_axis_name(jax_unmapped_aval: Callable[..., Any]) -> Callable[..., Any]:
@@ -26,3 +30,43 @@ def unmapped_aval_without_axis_name(jax_unmapped_aval: Callable[..., Any]) -> Ca
         return jax_unmapped_aval(size, None, axis, aval)
 
     return unmapped_aval
+
+
+def gensym_without_parameters(jax_gensym: Callable[..., Any]) -> Callable[[], Any]:
+    """``gensym()``: JAX 0.6.2 dropped the ``suffix`` parameter (and 0.4.25 ``jaxprs``).
+
+    Called without them, the older gensym already gives what the newest one does: a
+    function from an aval to a new ``Var`` of that aval.
+    """
+
+    def gensym() -> Callable[[Any], Any]:
+        made: Callable[[Any], Any] = jax_gensym()
+        return made
+
+    return gensym
+
+
+def new_jaxpr_eqn_with_ctx(jax_new_jaxpr_eqn: Callable[..., Any]) -> Callable[..., Any]:
+    """``new_jaxpr_eqn(..., source_info=None, ctx=None)``: JAX 0.4.29 added ``ctx``.
+
+    Before, an equation has no context (``JaxprEqnContext`` does not exist), so the only
+    context such a release can take is None, the default.
+    """
+
+    def new_jaxpr_eqn(
+        invars: Any,
+        outvars: Any,
+        primitive: Any,
+        params: Any,
+        effects: Any,
+        source_info: Any = None,
+        ctx: Any = None,
+    ) -> Any:
+        if ctx is not None:
+            raise TypeError(
+                "jaxcompat.extend.core.new_jaxpr_eqn(ctx=...) needs JAX 0.4.29 or newer: "
+                "equations have no context before it."
+            )
+        return jax_new_jaxpr_eqn(invars, outvars, primitive, params, effects, source_info)
+
+    return new_jaxpr_eqn

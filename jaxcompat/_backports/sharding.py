@@ -15,6 +15,7 @@ from .._version import JAX_VERSION_STRING
 __all__ = [
     "make_mesh_from_device_mesh",
     "make_mesh_from_jax",
+    "make_single_device_sharding",
     "set_mesh_from_mesh_context",
     "set_mesh_from_use_mesh",
     "shard_map_from_experimental",
@@ -180,3 +181,14 @@ def set_mesh_from_mesh_context(mesh_type: type[Mesh]) -> Callable[[Mesh], _MeshS
     """``jax.set_mesh`` before JAX 0.5.0: entering the mesh itself (``with mesh:``)."""
     del mesh_type
     return _mesh_setter(lambda mesh: mesh)
+
+
+def make_single_device_sharding(device: Any, *, memory_kind: str | None = None) -> Any:
+    """``jax.sharding.make_single_device_sharding`` (JAX 0.10.0): a SingleDeviceSharding.
+
+    SingleDeviceSharding of JAX 0.4.13 takes no memory kind: it gets one only when given.
+    """
+    if memory_kind is None:
+        return jax.sharding.SingleDeviceSharding(device)
+    # JAX 0.4.13's SingleDeviceSharding has no memory_kind parameter: its TypeError stands.
+    return jax.sharding.SingleDeviceSharding(device, memory_kind=memory_kind)  # type: ignore[call-arg, unused-ignore]

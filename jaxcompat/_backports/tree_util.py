@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from jax import tree_util
+from jax._src import tree_util as tree_util_internal
 
 T = TypeVar("T")
 
-__all__ = ["is_tree_node", "register_dataclass", "register_static"]
+__all__ = [
+    "flatten_one_level",
+    "flatten_one_level_with_keys",
+    "is_tree_node",
+    "register_dataclass",
+    "register_static",
+]
 
 
 def register_static(cls: type[T]) -> type[T]:
@@ -107,3 +114,32 @@ def is_tree_node(typ: type) -> bool:
     if typ in registry_module._registry:
         return True
     return isinstance(typ, type) and issubclass(typ, tuple) and hasattr(typ, "_fields")
+
+
+def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Hashable]:
+    """``jax.tree_util.flatten_one_level`` (JAX 0.10.2): a node's children and metadata.
+
+    jax._src.tree_util's own takes a ``pytree`` parameter before 0.4.36, and before 0.4.26
+    it gives an unregistered namedtuple the metadata None where newer releases give its type.
+    """
+    children, meta = tree_util_internal.flatten_one_level(tree)
+    if (
+        meta is None
+        and isinstance(tree, tuple)
+        and hasattr(tree, "_fields")
+        and type(tree) not in tree_util_internal._registry
+    ):
+        meta = type(tree)
+    return children, meta
+
+
+def flatten_one_level_with_keys(tree: Any) -> tuple[Iterable[Any], Hashable]:
+    """``jax.tree_util.flatten_one_level_with_keys`` (JAX 0.10.2): the children with keys.
+
+    JAX's own (0.4.38, public from 0.10.2) keys every child of a namedtuple with its first
+    field until 0.11.1; the keys here are those of the path flattening, which has always had
+    them right.
+    """
+    children, meta = flatten_one_level(tree)  # a leaf raises the ValueError JAX does
+    keyed, _ = tree_util.tree_flatten_with_path(tree, is_leaf=lambda node: node is not tree)
+    return [(path[0], child) for (path, _), child in zip(keyed, children, strict=True)], meta

@@ -1,5 +1,5 @@
-"""Stable names of ``jax.experimental.layout`` and ``jax.extend.core``: internals that
-moved or changed meaning."""
+"""Stable names of ``jax.experimental``, ``jax.experimental.layout``, ``jax.extend`` and
+``jax.extend.core``: internals that moved or changed meaning."""
 
 from __future__ import annotations
 
@@ -69,6 +69,160 @@ NAMES: tuple[StableName, ...] = (
         ),
         first="0.4.34",
         reason=NO_STACKLESS,
+    ),
+    # Made public in jax.extend.core by 0.10.0: the very objects jax._src.core has always had,
+    # with the newest signatures.
+    *(
+        StableName(
+            f"extend.core.{name}",
+            (Source(f"jax.extend.core:{name}"), Source(f"jax._src.core:{name}")),
+        )
+        for name in (
+            "AbstractToken",
+            "Effect",
+            "Effects",
+            "InconclusiveDimensionOperation",
+            "JaxprTypeError",
+            "check_jaxpr",
+            "concrete_or_error",
+            "jaxprs_in_params",
+            "no_effects",
+            "primal_dtype_to_tangent_dtype",
+            "subjaxprs",
+            "valid_jaxtype",
+        )
+    ),
+    StableName(
+        "extend.core.array_types",
+        (
+            Source("jax.extend.core:array_types"),
+            Source("jax._src.abstract_arrays:array_types"),
+        ),
+    ),
+    # gensym lost its jaxprs parameter in 0.4.25 and its suffix parameter in 0.6.2.
+    StableName(
+        "extend.core.gensym",
+        (
+            Source("jax.extend.core:gensym"),
+            Source("jax._src.core:gensym", releases=">=0.6.2"),
+            Source("jax._src.core:gensym", adapter="core:gensym_without_parameters"),
+        ),
+    ),
+    # new_jaxpr_eqn gained its ctx parameter in 0.4.29.
+    StableName(
+        "extend.core.new_jaxpr_eqn",
+        (
+            Source("jax.extend.core:new_jaxpr_eqn"),
+            Source("jax._src.core:new_jaxpr_eqn", releases=">=0.4.29"),
+            Source("jax._src.core:new_jaxpr_eqn", adapter="core:new_jaxpr_eqn_with_ctx"),
+        ),
+    ),
+    # Token() took no buffer before 0.4.27: a token was a placeholder, not an array.
+    StableName(
+        "extend.core.Token",
+        (
+            Source("jax.extend.core:Token"),
+            Source("jax._src.core:Token", releases=">=0.4.27"),
+        ),
+        first="0.4.27",
+        reason="a token before it is a placeholder that holds no buffer (Token() takes none)",
+    ),
+    # DebugInfo (0.5.1) replaced the optional JaxprDebugInfo, whose fields meant other things.
+    StableName(
+        "extend.core.DebugInfo",
+        (Source("jax.extend.core:DebugInfo"), Source("jax._src.core:DebugInfo")),
+        first="0.5.1",
+        reason="jaxprs carry an optional JaxprDebugInfo, not a DebugInfo, before it",
+    ),
+    # These read the trace state of the 0.4.34 'stackless' tracing machinery.
+    *(
+        StableName(
+            f"extend.core.{name}_DO_NOT_USE",
+            (
+                Source(f"jax.extend.core:{name}_DO_NOT_USE"),
+                Source(f"jax._src.core:{name}"),
+            ),
+            first="0.4.34",
+            reason=NO_STACKLESS,
+        )
+        for name in (
+            "nonempty_axis_env",
+            "unsafe_am_i_under_a_jit",
+            "unsafe_am_i_under_a_vmap",
+            "unsafe_get_axis_names",
+        )
+    ),
+    # Call primitives whose rules evaluate their jaxpr (jax._src.lax.eval_jaxpr, 0.11.1).
+    *(
+        StableName(
+            f"{module}.eval_jaxpr_transpose",
+            (Source(f"jax.{module}:eval_jaxpr_transpose"),),
+            first="0.11.1",
+            reason="JAX has no helpers that build call primitives from a jaxpr evaluator",
+        )
+        for module in ("extend.core", "extend.core.primitives")
+    ),
+    # 0.11.2 gave the call primitives they build a remat rule and the inline_jax_late option.
+    *(
+        StableName(
+            f"{module}.{name}",
+            (Source(f"jax.{module}:{name}", releases=">=0.11.2"),),
+            first="0.11.2",
+            reason=(
+                "the call primitives it builds have no remat rule (nor an inline_jax_late "
+                "option) before it"
+            ),
+        )
+        for module in ("extend.core", "extend.core.primitives")
+        for name in ("create_call_primitive", "register_call_primitive_rules")
+    ),
+    # --- jax.extend: its submodules --------------------------------------------------------
+    # Older releases keep these internals elsewhere (jax.linear_util, jax.interpreters.mlir,
+    # jax.interpreters.xla, ...), in modules with other public names: none is the newest
+    # module.
+    *(
+        StableName(
+            f"extend.{name}",
+            (Source(f"jax.extend:{name}"),),
+            first=first,
+            reason=f"jax.extend has no {name} module before it, and no other module has its names",
+        )
+        for name, first in (
+            ("backend", "0.4.26"),
+            ("linear_util", "0.4.18"),
+            ("lowering", "0.10.0"),
+            ("mlir", "0.4.22"),
+            ("pallas", "0.10.0"),
+            ("random", "0.4.18"),
+            ("sharding", "0.7.0"),
+            ("source_info_util", "0.4.19"),
+            ("xla", "0.10.2"),
+        )
+    ),
+    # --- jax.experimental ------------------------------------------------------------------
+    StableName(
+        "experimental.EArray",
+        (Source("jax.experimental:EArray"),),
+        first="0.4.27",
+        reason="arrays of extended dtypes (jax._src.earray) do not exist before it",
+    ),
+    StableName(
+        "experimental.primal_tangent_dtype",
+        (Source("jax.experimental:primal_tangent_dtype"),),
+        first="0.4.34",
+        reason="JAX cannot make a dtype with its own tangent dtype before it",
+    ),
+    StableName(
+        "experimental.layout.with_layout_constraint",
+        (Source("jax.experimental.layout:with_layout_constraint"),),
+        first="0.6.1",
+        reason="JAX cannot constrain the layout of an intermediate value before it",
+    ),
+    StableName(
+        "experimental.layout.explicit_layout",
+        (Source("jax.experimental.layout:explicit_layout"),),
+        first="0.12.0",
+        reason="JAX has no explicit layout mode for tracing a function before it",
     ),
     # The jit primitive was named pjit_p until 0.7.0.
     StableName(

@@ -139,4 +139,16 @@ NAMES: tuple[StableName, ...] = (
             ("uint2", "0.4.31"),
         )
     ),
+    # jax.numpy.ufunc (0.4.18) has the newest meaning on every release that has it; 0.4.33
+    # added its call/reduce/accumulate/at/reduceat keyword arguments, which older releases
+    # reject with a TypeError.
+    *(
+        StableName(
+            f"numpy.{name}",
+            (Source(f"jax.numpy:{name}"),),
+            first="0.4.18",
+            reason="jax.numpy has no ufunc objects before it",
+        )
+        for name in ("frompyfunc", "ufunc")
+    ),
 )

@@ -49,4 +49,48 @@ NAMES: tuple[StableName, ...] = (
         first="0.7.0",
         reason=NO_EXPLICIT_SHARDING,
     ),
+    # AbstractMesh (0.4.33) took a shape_tuple until 0.5.3, when it became sizes and names.
+    StableName(
+        "sharding.AbstractMesh",
+        (Source("jax.sharding:AbstractMesh", releases=">=0.5.3"),),
+        first="0.5.3",
+        reason=NO_EXPLICIT_SHARDING,
+    ),
+    StableName(
+        "sharding.AbstractDevice",
+        (Source("jax.sharding:AbstractDevice"),),
+        first="0.7.2",
+        reason="an abstract mesh has no abstract device before it",
+    ),
+    StableName(
+        "sharding.use_abstract_mesh",
+        (Source("jax.sharding:use_abstract_mesh"),),
+        first="0.7.2",
+        reason="no public function sets the abstract mesh alone before it",
+    ),
+    StableName(
+        "sharding.ManualAxisType",
+        (Source("jax.sharding:ManualAxisType"),),
+        first="0.10.0",
+        reason="manual mesh axes have no type (varying, unreduced, reduced) before it",
+    ),
+    StableName(
+        "sharding.UnreducedKind",
+        (Source("jax.sharding:UnreducedKind"),),
+        first="0.11.0",
+        reason="unreduced axes have no kind before it",
+    ),
+    StableName(
+        "sharding.no_collectives",
+        (Source("jax.sharding:no_collectives"),),
+        first="0.12.0",
+        reason="JAX has no switch that forbids collectives before it",
+    ),
+    StableName(
+        "sharding.make_single_device_sharding",
+        (
+            Source("jax.sharding:make_single_device_sharding"),
+            Source("jaxcompat._backports.sharding:make_single_device_sharding"),
+        ),
+    ),
 )

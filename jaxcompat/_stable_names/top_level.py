@@ -213,4 +213,24 @@ NAMES: tuple[StableName, ...] = (
             ),
         )
     ),
+    # jax.export (0.4.30) imports absl, which JAX does not depend on, until 0.6.2; before
+    # 0.4.30 it is jax.experimental.export, with another API.
+    StableName(
+        "export",
+        (Source("jax:export", releases=">=0.6.2"),),
+        first="0.6.2",
+        reason=(
+            "importing jax.export needs absl-py, which JAX does not install, before it (and "
+            "before 0.4.30 it is jax.experimental.export, with another API)"
+        ),
+    ),
+    StableName(
+        "make_array_from_process_local_data",
+        (Source("jax:make_array_from_process_local_data"),),
+        first="0.4.29",
+        reason=(
+            "JAX cannot build a global array from each process's local data and a sharding "
+            "before it"
+        ),
+    ),
 )

@@ -48,4 +48,23 @@ NAMES: tuple[StableName, ...] = (
             Source("jaxcompat._backports.tree_util:is_tree_node"),
         ),
     ),
+    # flatten_one_level (public in 0.10.2) is jax._src.tree_util's since 0.4.36; before, its
+    # parameter was named pytree, and before 0.4.26 a namedtuple's metadata was None.
+    StableName(
+        "tree_util.flatten_one_level",
+        (
+            Source("jax.tree_util:flatten_one_level"),
+            Source("jax._src.tree_util:flatten_one_level", releases=">=0.4.36"),
+            Source("jaxcompat._backports.tree_util:flatten_one_level"),
+        ),
+    ),
+    # jax._src.tree_util's (0.4.38), public from 0.10.2, gives every child of a namedtuple
+    # the key of its first field until 0.11.1.
+    StableName(
+        "tree_util.flatten_one_level_with_keys",
+        (
+            Source("jax.tree_util:flatten_one_level_with_keys", releases=">=0.11.1"),
+            Source("jaxcompat._backports.tree_util:flatten_one_level_with_keys"),
+        ),
+    ),
 )

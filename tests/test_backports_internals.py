@@ -1,0 +1,436 @@
+"""The newest names of ``jax.extend``, ``jax.experimental``, ``jax.sharding``, the
+``jax.tree_util`` one-level flatteners, ``jax.numpy.ufunc`` and ``jax.export`` on every release.
+
+Contract tests: the same inputs and assertions on every matrix row. A name sourced from an
+internal location is the very object JAX keeps there on every release (on the newest, JAX's
+public name is that object too); a backport gives the newest JAX's results, written here as
+literal values; a name that cannot be had raises the AttributeError its table entry words.
+"""
+
+import collections
+import importlib
+import inspect
+
+import jax
+import jax.numpy as np_jax
+import numpy as np
+import pytest
+from jax._src import abstract_arrays
+from jax._src import core as core_internal
+
+import jaxcompat
+from jaxcompat import _namespace, _surface
+from jaxcompat._stable_names import by_path
+from jaxcompat._version import parse_release
+
+TABLE = by_path()
+
+
+def available(path):
+    first = TABLE[path].first
+    return first is None or parse_release(first) <= jaxcompat.JAX_VERSION
+
+
+def lookup(path):
+    found = jaxcompat
+    for part in path.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def needs(path):
+    """The name, or a skip where the stable-name table says the release cannot have it."""
+    if not available(path):
+        pytest.skip(f"jaxcompat.{path} needs JAX {TABLE[path].first}")
+    return lookup(path)
+
+
+def closed_jaxpr():
+    inner = jax.jit(lambda y: y * 2.0)
+    return jax.make_jaxpr(lambda x: inner(np_jax.sin(x)))(np_jax.float32(1.0))
+
+
+# --- jax.extend.core: the objects jax._src.core has always had -----------------------------------
+
+FROM_CORE = (
+    "AbstractToken",
+    "Effect",
+    "Effects",
+    "InconclusiveDimensionOperation",
+    "JaxprTypeError",
+    "check_jaxpr",
+    "concrete_or_error",
+    "jaxprs_in_params",
+    "no_effects",
+    "primal_dtype_to_tangent_dtype",
+    "subjaxprs",
+    "valid_jaxtype",
+)
+
+
+@pytest.mark.parametrize("name", FROM_CORE)
+def test_extend_core_names_are_jax_internal_objects(name):
+    assert getattr(jaxcompat.extend.core, name) is getattr(core_internal, name)
+
+
+def test_extend_core_array_types_is_jaxs_set():
+    array_types = jaxcompat.extend.core.array_types
+    assert array_types is abstract_arrays.array_types
+    assert {np.ndarray, np.float32, np.int32, np.bool_} <= set(array_types)
+
+
+def test_extend_core_exceptions_and_effects():
+    core = jaxcompat.extend.core
+    assert issubclass(core.JaxprTypeError, TypeError)
+    assert issubclass(core.InconclusiveDimensionOperation, Exception)
+    assert len(core.no_effects) == 0
+    assert isinstance(core.AbstractToken(), core.AbstractToken)
+    assert isinstance(core.Effect(), core.Effect)
+
+
+def test_extend_core_check_jaxpr_and_subjaxprs():
+    core = jaxcompat.extend.core
+    closed = closed_jaxpr()
+    assert core.check_jaxpr(closed.jaxpr) is None
+    inner = list(core.subjaxprs(closed.jaxpr))
+    assert len(inner) == 1
+    assert [eqn.primitive.name for eqn in inner[0].eqns] == ["mul"]
+    jit_eqn = closed.jaxpr.eqns[1]
+    assert len(list(core.jaxprs_in_params(jit_eqn.params))) == 1
+
+
+def test_extend_core_value_helpers():
+    core = jaxcompat.extend.core
+    assert core.valid_jaxtype(np.float32(1.0))
+    assert not core.valid_jaxtype("text")
+    assert core.concrete_or_error(float, np.float32(2.5)) == 2.5
+    assert core.primal_dtype_to_tangent_dtype(np.dtype(np.float32)) == np.dtype(np.float32)
+    assert core.primal_dtype_to_tangent_dtype(np.dtype(np.int32)) == jax.dtypes.float0
+
+
+def test_extend_core_gensym_makes_new_vars_of_an_aval():
+    core = jaxcompat.extend.core
+    assert list(inspect.signature(core.gensym).parameters) == []
+    aval = core_internal.ShapedArray((2, 3), np.dtype(np.float32))
+    new_var = core.gensym()
+    first, second = new_var(aval), new_var(aval)
+    assert isinstance(first, core.Var)
+    assert first.aval == aval
+    assert first is not second
+
+
+def test_extend_core_new_jaxpr_eqn_builds_an_equation():
+    core = jaxcompat.extend.core
+    assert list(inspect.signature(core.new_jaxpr_eqn).parameters) == [
+        "invars",
+        "outvars",
+        "primitive",
+        "params",
+        "effects",
+        "source_info",
+        "ctx",
+    ]
+    aval = core_internal.ShapedArray((3,), np.dtype(np.float32))
+    x, y = core.gensym()(aval), core.gensym()(aval)
+    eqn = core.new_jaxpr_eqn([x], [y], jax.lax.sin_p, {}, core.no_effects)
+    assert isinstance(eqn, core.JaxprEqn)
+    assert eqn.primitive is jax.lax.sin_p
+    assert eqn.invars == [x]
+    assert eqn.outvars == [y]
+    assert eqn.params == {}
+
+
+def test_extend_core_debug_info():
+    debug_info = needs("extend.core.DebugInfo")
+    closed = jax.make_jaxpr(lambda x: x + 1.0)(np_jax.float32(1.0))
+    assert isinstance(closed.jaxpr.debug_info, debug_info)
+    assert isinstance(closed.jaxpr.debug_info.func_src_info, str)
+
+
+def test_extend_core_token_is_a_class():
+    token = needs("extend.core.Token")
+    assert token is core_internal.Token
+
+
+def test_extend_core_trace_state_queries():
+    core = jaxcompat.extend.core
+    under_jit = needs("extend.core.unsafe_am_i_under_a_jit_DO_NOT_USE")
+    under_vmap = needs("extend.core.unsafe_am_i_under_a_vmap_DO_NOT_USE")
+    axis_names = needs("extend.core.unsafe_get_axis_names_DO_NOT_USE")
+    nonempty_axis_env = needs("extend.core.nonempty_axis_env_DO_NOT_USE")
+    seen = {}
+
+    def f(x):
+        seen["jit"] = under_jit()
+        return x
+
+    def g(x):
+        seen["vmap"] = under_vmap()
+        return x
+
+    assert not under_jit()
+    assert not under_vmap()
+    assert not nonempty_axis_env()
+    assert list(axis_names()) == []
+    jax.jit(f)(1.0)
+    jax.vmap(g)(np_jax.ones(2))
+    assert seen == {"jit": True, "vmap": True}
+    assert core.unsafe_am_i_under_a_jit_DO_NOT_USE is core_internal.unsafe_am_i_under_a_jit
+
+
+# --- jax.tree_util.flatten_one_level(_with_keys) ---------------------------------------------
+
+Point = collections.namedtuple("Point", "x y")
+
+
+class Pair:
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+
+jax.tree_util.register_pytree_with_keys(
+    Pair,
+    lambda p: (
+        (
+            (jax.tree_util.GetAttrKey("first"), p.first),
+            (jax.tree_util.GetAttrKey("second"), p.second),
+        ),
+        "pair",
+    ),
+    lambda meta, children: Pair(*children),
+    lambda p: ((p.first, p.second), "pair"),
+)
+
+
+class Unkeyed:
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+
+# Registered without keys: its children are keyed by their position.
+jax.tree_util.register_pytree_node(
+    Unkeyed, lambda u: ((u.first, u.second), "unkeyed"), lambda meta, children: Unkeyed(*children)
+)
+
+DictKey, SequenceKey, GetAttrKey = (
+    jax.tree_util.DictKey,
+    jax.tree_util.SequenceKey,
+    jax.tree_util.GetAttrKey,
+)
+
+# Node -> (children, metadata, keys) as the newest JAX gives them.
+ONE_LEVEL = [
+    ({"b": [1, 2], "a": {"c": 3}}, [{"c": 3}, [1, 2]], ("a", "b"), [DictKey("a"), DictKey("b")]),
+    ([1, None], [1, None], None, [SequenceKey(0), SequenceKey(1)]),
+    ((1,), [1], None, [SequenceKey(0)]),
+    (None, [], None, []),
+    (Point(1, 2), [1, 2], Point, [GetAttrKey("x"), GetAttrKey("y")]),
+    (Pair(5, [6]), [5, [6]], "pair", [GetAttrKey("first"), GetAttrKey("second")]),
+    (
+        Unkeyed(1, None),
+        [1, None],
+        "unkeyed",
+        [jax.tree_util.FlattenedIndexKey(0), jax.tree_util.FlattenedIndexKey(1)],
+    ),
+    (
+        collections.OrderedDict(b=1, a=2),
+        [1, 2],
+        ("b", "a"),
+        [DictKey("b"), DictKey("a")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("node", "children", "meta", "keys"), ONE_LEVEL)
+def test_flatten_one_level(node, children, meta, keys):
+    found_children, found_meta = jaxcompat.tree_util.flatten_one_level(node)
+    assert list(found_children) == children
+    assert found_meta == meta
+    assert list(inspect.signature(jaxcompat.tree_util.flatten_one_level).parameters) == ["tree"]
+
+
+@pytest.mark.parametrize(("node", "children", "meta", "keys"), ONE_LEVEL)
+def test_flatten_one_level_with_keys(node, children, meta, keys):
+    flatten = jaxcompat.tree_util.flatten_one_level_with_keys
+    found, found_meta = flatten(node)
+    assert list(found) == list(zip(keys, children, strict=True))
+    assert found_meta == meta
+    assert list(inspect.signature(flatten).parameters) == ["tree"]
+
+
+@pytest.mark.parametrize("name", ["flatten_one_level", "flatten_one_level_with_keys"])
+def test_flatten_one_level_of_a_leaf_raises(name):
+    flatten = getattr(jaxcompat.tree_util, name)
+    with pytest.raises(ValueError, match=r"^can't tree-flatten type: <class 'float'>$"):
+        flatten(1.0)
+
+
+# --- jax.sharding ------------------------------------------------------------------------------
+
+
+def test_make_single_device_sharding():
+    device = jax.devices()[0]
+    sharding = jaxcompat.sharding.make_single_device_sharding(device)
+    assert isinstance(sharding, jax.sharding.SingleDeviceSharding)
+    assert sharding == jax.sharding.SingleDeviceSharding(device)
+    assert sharding.device_set == {device}
+    placed = jax.device_put(np.arange(3.0), sharding)
+    assert placed.sharding == sharding
+    assert list(inspect.signature(jaxcompat.sharding.make_single_device_sharding).parameters) == [
+        "device",
+        "memory_kind",
+    ]
+
+
+def test_abstract_mesh_takes_sizes_and_names():
+    abstract_mesh = needs("sharding.AbstractMesh")
+    mesh = abstract_mesh((1,), ("x",))
+    assert mesh.axis_names == ("x",)
+    assert dict(mesh.shape) == {"x": 1}
+
+
+# --- jax.numpy.ufunc ---------------------------------------------------------------------------
+
+
+def test_frompyfunc_makes_a_ufunc():
+    frompyfunc = needs("numpy.frompyfunc")
+    ufunc = needs("numpy.ufunc")
+    add = frompyfunc(lambda a, b: a + b, nin=2, nout=1, identity=0)
+    assert isinstance(add, ufunc)
+    np.testing.assert_array_equal(add.reduce(np_jax.arange(5)), 10)
+
+
+# --- Names that cannot be had: their exact reasons --------------------------------------------
+
+# path -> (first release, reason), written out: the message a user sees on an older release.
+CANNOT_BE_HAD = {
+    "extend.core.Token": (
+        "0.4.27",
+        "a token before it is a placeholder that holds no buffer (Token() takes none)",
+    ),
+    "extend.core.DebugInfo": (
+        "0.5.1",
+        "jaxprs carry an optional JaxprDebugInfo, not a DebugInfo, before it",
+    ),
+    "extend.core.unsafe_am_i_under_a_jit_DO_NOT_USE": (
+        "0.4.34",
+        "JAX's tracing machinery before the 0.4.34 'stackless' rewrite has no equivalent of it",
+    ),
+    "extend.core.eval_jaxpr_transpose": (
+        "0.11.1",
+        "JAX has no helpers that build call primitives from a jaxpr evaluator",
+    ),
+    "extend.core.create_call_primitive": (
+        "0.11.2",
+        "the call primitives it builds have no remat rule (nor an inline_jax_late option) "
+        "before it",
+    ),
+    "extend.core.primitives.register_call_primitive_rules": (
+        "0.11.2",
+        "the call primitives it builds have no remat rule (nor an inline_jax_late option) "
+        "before it",
+    ),
+    "extend.linear_util": (
+        "0.4.18",
+        "jax.extend has no linear_util module before it, and no other module has its names",
+    ),
+    "extend.xla": (
+        "0.10.2",
+        "jax.extend has no xla module before it, and no other module has its names",
+    ),
+    "experimental.EArray": (
+        "0.4.27",
+        "arrays of extended dtypes (jax._src.earray) do not exist before it",
+    ),
+    "experimental.primal_tangent_dtype": (
+        "0.4.34",
+        "JAX cannot make a dtype with its own tangent dtype before it",
+    ),
+    "experimental.layout.with_layout_constraint": (
+        "0.6.1",
+        "JAX cannot constrain the layout of an intermediate value before it",
+    ),
+    "experimental.layout.explicit_layout": (
+        "0.12.0",
+        "JAX has no explicit layout mode for tracing a function before it",
+    ),
+    "sharding.AbstractMesh": (
+        "0.5.3",
+        "sharding in types (explicit axes) does not exist before it",
+    ),
+    "sharding.AbstractDevice": ("0.7.2", "an abstract mesh has no abstract device before it"),
+    "sharding.use_abstract_mesh": (
+        "0.7.2",
+        "no public function sets the abstract mesh alone before it",
+    ),
+    "sharding.ManualAxisType": (
+        "0.10.0",
+        "manual mesh axes have no type (varying, unreduced, reduced) before it",
+    ),
+    "sharding.UnreducedKind": ("0.11.0", "unreduced axes have no kind before it"),
+    "sharding.no_collectives": (
+        "0.12.0",
+        "JAX has no switch that forbids collectives before it",
+    ),
+    "numpy.ufunc": ("0.4.18", "jax.numpy has no ufunc objects before it"),
+    "export": (
+        "0.6.2",
+        "importing jax.export needs absl-py, which JAX does not install, before it (and before "
+        "0.4.30 it is jax.experimental.export, with another API)",
+    ),
+    "make_array_from_process_local_data": (
+        "0.4.29",
+        "JAX cannot build a global array from each process's local data and a sharding before it",
+    ),
+}
+
+
+@pytest.mark.parametrize("path", sorted(CANNOT_BE_HAD))
+def test_a_name_that_cannot_be_had_says_why(path):
+    first, reason = CANNOT_BE_HAD[path]
+    assert (TABLE[path].first, TABLE[path].reason) == (first, reason)
+    module_name, _, name = f"jaxcompat.{path}".rpartition(".")
+    module = importlib.import_module(module_name)
+    if available(path):
+        assert getattr(module, name) is not None
+        return
+    with pytest.raises(AttributeError) as raised:
+        getattr(module, name)
+    assert str(raised.value) == (
+        f"jaxcompat.{path} is not available on JAX {jaxcompat.JAX_VERSION_STRING}: it needs "
+        f"JAX {first} or newer, because {reason}. Upgrade JAX to use it, or check for it with "
+        "hasattr()."
+    )
+
+
+# --- Every newest name of these modules is backported or has a reason -------------------------
+
+COVERED = {
+    "jax.extend": "jaxcompat.extend",
+    "jax.extend.core": "jaxcompat.extend.core",
+    "jax.extend.core.primitives": "jaxcompat.extend.core.primitives",
+    "jax.experimental": "jaxcompat.experimental",
+    "jax.experimental.layout": "jaxcompat.experimental.layout",
+    "jax.sharding": "jaxcompat.sharding",
+    "jax.tree_util": "jaxcompat.tree_util",
+    "jax.custom_derivatives": "jaxcompat.custom_derivatives",
+}
+
+
+@pytest.mark.parametrize("jax_module", sorted(COVERED))
+def test_every_newest_name_has_a_source_or_a_reason(jax_module):
+    # Primitives (``*_p``) are resolved elsewhere; every other name of the newest JAX either
+    # works here or is an entry of the stable-name table, with its first release and reason.
+    public = COVERED[jax_module]
+    module = importlib.import_module(public)
+    prefix = public.removeprefix("jaxcompat.")
+    untreated = []
+    for name in _surface.newest_names(jax_module):
+        if name.endswith("_p") or _surface.status(jax_module, name)[-1] != "o":
+            continue
+        if hasattr(module, name):
+            continue
+        if f"{prefix}.{name}" not in TABLE:
+            untreated.append(name)
+    assert untreated == []
+    assert _namespace.MIRRORED[public][0] == jax_module
