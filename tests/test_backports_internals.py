@@ -218,42 +218,47 @@ DictKey, SequenceKey, GetAttrKey = (
     jax.tree_util.GetAttrKey,
 )
 
-# Node -> (children, metadata, keys) as the newest JAX gives them.
+# Node -> (children, metadata, keys, keyed container) as the newest JAX gives them: the
+# children's container too.
 ONE_LEVEL = [
-    ({"b": [1, 2], "a": {"c": 3}}, [{"c": 3}, [1, 2]], ("a", "b"), [DictKey("a"), DictKey("b")]),
-    ([1, None], [1, None], None, [SequenceKey(0), SequenceKey(1)]),
-    ((1,), [1], None, [SequenceKey(0)]),
-    (None, [], None, []),
-    (Point(1, 2), [1, 2], Point, [GetAttrKey("x"), GetAttrKey("y")]),
-    (Pair(5, [6]), [5, [6]], "pair", [GetAttrKey("first"), GetAttrKey("second")]),
+    (
+        {"b": [1, 2], "a": {"c": 3}},
+        ({"c": 3}, [1, 2]),
+        ("a", "b"),
+        [DictKey("a"), DictKey("b")],
+        tuple,
+    ),
+    ([1, None], [1, None], None, [SequenceKey(0), SequenceKey(1)], tuple),
+    ((1,), (1,), None, [SequenceKey(0)], tuple),
+    (None, (), None, [], tuple),
+    (Point(1, 2), [1, 2], Point, [GetAttrKey("x"), GetAttrKey("y")], list),
+    (Pair(5, [6]), (5, [6]), "pair", [GetAttrKey("first"), GetAttrKey("second")], list),
     (
         Unkeyed(1, None),
-        [1, None],
+        (1, None),
         "unkeyed",
         [jax.tree_util.FlattenedIndexKey(0), jax.tree_util.FlattenedIndexKey(1)],
+        list,
     ),
-    (
-        collections.OrderedDict(b=1, a=2),
-        [1, 2],
-        ("b", "a"),
-        [DictKey("b"), DictKey("a")],
-    ),
+    (collections.OrderedDict(b=1, a=2), [1, 2], ("b", "a"), [DictKey("b"), DictKey("a")], list),
 ]
 
 
-@pytest.mark.parametrize(("node", "children", "meta", "keys"), ONE_LEVEL)
-def test_flatten_one_level(node, children, meta, keys):
+@pytest.mark.parametrize(("node", "children", "meta", "keys", "keyed"), ONE_LEVEL)
+def test_flatten_one_level(node, children, meta, keys, keyed):
     found_children, found_meta = jaxcompat.tree_util.flatten_one_level(node)
-    assert list(found_children) == children
+    assert type(found_children) is type(children)
+    assert found_children == children
     assert found_meta == meta
     assert list(inspect.signature(jaxcompat.tree_util.flatten_one_level).parameters) == ["tree"]
 
 
-@pytest.mark.parametrize(("node", "children", "meta", "keys"), ONE_LEVEL)
-def test_flatten_one_level_with_keys(node, children, meta, keys):
+@pytest.mark.parametrize(("node", "children", "meta", "keys", "keyed"), ONE_LEVEL)
+def test_flatten_one_level_with_keys(node, children, meta, keys, keyed):
     flatten = jaxcompat.tree_util.flatten_one_level_with_keys
     found, found_meta = flatten(node)
-    assert list(found) == list(zip(keys, children, strict=True))
+    assert type(found) is keyed
+    assert found == keyed(zip(keys, children, strict=True))
     assert found_meta == meta
     assert list(inspect.signature(flatten).parameters) == ["tree"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, TypeVar
@@ -116,21 +117,37 @@ def is_tree_node(typ: type) -> bool:
     return isinstance(typ, type) and issubclass(typ, tuple) and hasattr(typ, "_fields")
 
 
+# The containers the newest JAX's one-level flatteners give the children in (its C++ pytree
+# registry decides): older releases' Python versions always give a list.
+_LIST_CHILDREN = (list, collections.OrderedDict, collections.defaultdict)
+_TUPLE_KEYED_CHILDREN = (tuple, list, dict, type(None))
+
+
+def _is_unregistered_namedtuple(tree: Any) -> bool:
+    return (
+        isinstance(tree, tuple)
+        and hasattr(tree, "_fields")
+        and type(tree) not in tree_util_internal._registry
+    )
+
+
 def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Hashable]:
     """``jax.tree_util.flatten_one_level`` (JAX 0.10.2): a node's children and metadata.
 
     jax._src.tree_util's own takes a ``pytree`` parameter before 0.4.36, and before 0.4.26
     it gives an unregistered namedtuple the metadata None where newer releases give its type.
+    The children come in the newest JAX's container: a list for lists, ordered and default
+    dicts and namedtuples; for other nodes a tuple where the node's flatten function gives
+    one (tuples, dicts and None among them).
     """
     children, meta = tree_util_internal.flatten_one_level(tree)
-    if (
-        meta is None
-        and isinstance(tree, tuple)
-        and hasattr(tree, "_fields")
-        and type(tree) not in tree_util_internal._registry
-    ):
-        meta = type(tree)
-    return children, meta
+    kind = type(tree)
+    if _is_unregistered_namedtuple(tree):
+        return list(children), kind if meta is None else meta
+    if kind in _LIST_CHILDREN:
+        return list(children), meta
+    flattened = tree_util_internal._registry[kind].to_iter(tree)[0]
+    return (tuple(children) if isinstance(flattened, tuple) else list(children)), meta
 
 
 def flatten_one_level_with_keys(tree: Any) -> tuple[Iterable[Any], Hashable]:
@@ -142,4 +159,5 @@ def flatten_one_level_with_keys(tree: Any) -> tuple[Iterable[Any], Hashable]:
     """
     children, meta = flatten_one_level(tree)  # a leaf raises the ValueError JAX does
     keyed, _ = tree_util.tree_flatten_with_path(tree, is_leaf=lambda node: node is not tree)
-    return [(path[0], child) for (path, _), child in zip(keyed, children, strict=True)], meta
+    pairs = [(path[0], child) for (path, _), child in zip(keyed, children, strict=True)]
+    return (tuple(pairs) if type(tree) in _TUPLE_KEYED_CHILDREN else pairs), meta
