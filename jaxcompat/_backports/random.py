@@ -94,10 +94,17 @@ def _check_safe_to_cast(name: str, dtype: np.dtype[Any], *args: Any) -> None:
     for arg in args:
         arg_dtype = jnp.result_type(arg)
         if arg_dtype != dtype and jnp.result_type(arg, dtype) != dtype:
-            raise jax.dtypes.TypePromotionError(  # type: ignore[attr-defined, unused-ignore]
+            raise _TYPE_PROMOTION_ERROR(
                 f"In arguments to {name}, cannot safely cast argument of type "
                 f"{jnp.asarray(arg).dtype} to {dtype}"
             )
+
+
+#: The newest JAX raises its TypePromotionError (a ValueError), which older releases have
+#: only in their private dtypes module.
+_TYPE_PROMOTION_ERROR: type[ValueError] = getattr(
+    jax.dtypes, "TypePromotionError", getattr(jax._src.dtypes, "TypePromotionError", ValueError)
+)
 
 
 def _no_out_sharding(name: str, out_sharding: Any, release: str) -> None:
@@ -339,27 +346,10 @@ def binomial(
     return _binomial(key, n, p, shape, dtype)
 
 
-def multinomial(
-    key: Any,
-    n: Any,
-    p: Any,
-    *,
-    shape: Shape | None = None,
-    dtype: Any | None = None,
-    unroll: int | bool = 1,
+@functools.partial(jax.jit, static_argnums=(3, 4, 5))
+def _multinomial(
+    key: Any, n: jax.Array, p: jax.Array, batch: tuple[int, ...], dtype: Any, unroll: int | bool
 ) -> jax.Array:
-    """``jax.random.multinomial`` (JAX 0.5.3): counts per outcome, outcomes on the last axis.
-
-    As the newest JAX: outcome by outcome, a binomial draw of the trials left, with the
-    outcome's share of the probability left, in a ``lax.scan``.
-    """
-    _check_key("multinomial", key)
-    _check_arraylike("multinomial", n, p)
-    dtype_np = jnp.result_type(n, p)
-    if not jnp.issubdtype(dtype_np, jnp.inexact):
-        dtype_np = jnp.result_type(float)
-    n, p = jnp.asarray(n, dtype_np), jnp.asarray(p, dtype_np)
-    batch = _shape("multinomial", shape, n, p[..., 0]) if shape is not None else p.shape[:-1]
     n = jnp.broadcast_to(n, batch)
     p = jnp.moveaxis(jnp.broadcast_to(p, (*batch, p.shape[-1])), -1, 0)
     left = lax.cumsum(p, 0, reverse=True)
@@ -372,8 +362,34 @@ def multinomial(
 
     keys = jax.random.split(key, ratios.shape[0])
     _, counts = lax.scan(draw, n, (ratios, keys), unroll=unroll)
-    result_dtype = _float_dtype("multinomial", dtype, np.inexact, "float dtype")
-    return jnp.moveaxis(counts, 0, -1).astype(result_dtype)
+    return jnp.moveaxis(counts, 0, -1).astype(dtype)
+
+
+def multinomial(
+    key: Any,
+    n: Any,
+    p: Any,
+    *,
+    shape: Shape | None = None,
+    dtype: Any | None = None,
+    unroll: int | bool = 1,
+) -> jax.Array:
+    """``jax.random.multinomial`` (JAX 0.5.3): counts per outcome, outcomes on the last axis.
+
+    As the newest JAX: outcome by outcome, a binomial draw of the trials left, with the
+    outcome's share of the probability left, in a ``lax.scan``. Compiled as one function so
+    that a call with the same shapes does not trace the scan again.
+    """
+    _check_key("multinomial", key)
+    _check_arraylike("multinomial", n, p)
+    common = jnp.result_type(n, p)
+    if not jnp.issubdtype(common, jnp.inexact):
+        common = jnp.result_type(float)
+    n, p = jnp.asarray(n, common), jnp.asarray(p, common)
+    batch = p.shape[:-1] if shape is None else _shape("multinomial", shape, n, p[..., 0])
+    # Like the newest JAX's astype(dtype): None is the default float dtype, any dtype goes.
+    result_dtype = np.dtype(jax.dtypes.canonicalize_dtype(float if dtype is None else dtype))
+    return _multinomial(key, n, p, batch, result_dtype, unroll)
 
 
 # --- key functions ----------------------------------------------------------------------------
