@@ -23,7 +23,6 @@ import jaxcompat.random as random
 few = settings(max_examples=4, deadline=None, derandomize=True, database=None)
 
 
-
 @pytest.fixture(autouse=True, scope="module")
 def partitionable_threefry():
     # Key bits follow jax_threefry_partitionable, True by default from JAX 0.5.0 on and False
@@ -137,7 +136,8 @@ def test_shapes_and_dtypes():
 def test_errors_name_the_problem():
     key = random.key(0)
     with pytest.raises(
-        ValueError, match=r"^dtype argument to `lognormal` must be a float or complex dtype, got int32$"
+        ValueError,
+        match=r"^dtype argument to `lognormal` must be a float or complex dtype, got int32$",
     ):
         random.lognormal(key, dtype=jnp.int32)
     with pytest.raises(
@@ -178,7 +178,8 @@ def test_out_sharding(name):
         assert function(key, *args, (2,), out_sharding=sharding).shape == (2,)
     else:
         # Releases before sharding in types cannot honour it, and say so.
-        with pytest.raises(TypeError, match=rf"jax\.random\.{name}\(out_sharding=\.\.\.\) needs JAX"):
+        needs = rf"jax\.random\.{name}\(out_sharding=\.\.\.\) needs JAX"
+        with pytest.raises(TypeError, match=needs):
             function(key, *args, (2,), out_sharding=sharding)
 
 

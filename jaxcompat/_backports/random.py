@@ -118,18 +118,34 @@ def _no_out_sharding(name: str, out_sharding: Any, release: str) -> None:
         )
 
 
-# --- lognormal and triangular (missing from JAX 0.4.13) --------------------------------------------------
+# --- lognormal and triangular (missing from JAX 0.4.13) ----------------------------------
+
+
+_ONE = np.float32(1)
+
+
+def _rounded(x: jax.Array, dtype: np.dtype[Any]) -> jax.Array:
+    """``x`` rounded to a 16-bit float ``dtype``, as each operation of the newest JAX rounds.
+
+    The XLA of some releases (JAX 0.4.30 and 0.4.31 among them) keeps bfloat16 and float16
+    intermediates in float32 within a fused computation, so a chain of operations rounds once
+    at the end and the samples differ from the newest JAX's; reduce_precision is kept by XLA.
+    """
+    if dtype.itemsize != 2 or not jnp.issubdtype(dtype, jnp.floating):
+        return x
+    info = jnp.finfo(dtype)
+    return lax.reduce_precision(x, exponent_bits=info.nexp, mantissa_bits=info.nmant)
 
 
 @functools.partial(jax.jit, static_argnums=(2, 3))
 def _lognormal(key: Any, sigma: Any, shape: tuple[int, ...], dtype: np.dtype[Any]) -> jax.Array:
     sigma = lax.convert_element_type(sigma, dtype)
-    return lax.exp(jax.random.normal(key, shape, dtype) * sigma)
+    return lax.exp(_rounded(jax.random.normal(key, shape, dtype) * sigma, dtype))
 
 
 def lognormal(
     key: Any,
-    sigma: Any = np.float32(1),
+    sigma: Any = _ONE,
     shape: Shape | None = None,
     dtype: Any | None = None,
     *,
@@ -155,10 +171,12 @@ def _triangular(
     left = jnp.broadcast_to(lax.convert_element_type(left, dtype), shape)
     right = jnp.broadcast_to(lax.convert_element_type(right, dtype), shape)
     mode = jnp.broadcast_to(lax.convert_element_type(mode, dtype), shape)
-    at_mode = (mode - left) / (right - left)
+    r = functools.partial(_rounded, dtype=dtype)
+    width, rise, fall = r(right - left), r(mode - left), r(right - mode)
+    at_mode = r(rise / width)
     u = jax.random.uniform(key, shape, dtype)
-    below = left + lax.sqrt(u * (right - left) * (mode - left))
-    above = right - lax.sqrt((1 - u) * (right - left) * (right - mode))
+    below = r(left + r(lax.sqrt(r(r(u * width) * rise))))
+    above = r(right - r(lax.sqrt(r(r(r(1 - u) * width) * fall))))
     return lax.select(u < at_mode, below, above)
 
 
@@ -415,9 +433,10 @@ def key_impl_name(jax_key_impl: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
     def key_impl(keys: Any) -> Any:
         spec = jax_key_impl(keys)
-        impl = getattr(spec, "_impl", None)
-        name = getattr(impl, "name", None)
-        if isinstance(name, str) and impl == _registered(name):
+        # PRNGSpec's implementation and its name, as every release from 0.4.16 to 0.4.35 has
+        # them; the name stands for the implementation if a key made with impl=name has it.
+        name = getattr(getattr(spec, "_impl", None), "name", None)
+        if isinstance(name, str) and _key_dtype_or_none(name) == _key_dtype_or_none(spec):
             return name
         return spec
 
@@ -425,10 +444,9 @@ def key_impl_name(jax_key_impl: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return key_impl
 
 
-def _registered(name: str) -> Any:
-    """The built-in PRNG implementation registered under ``name``, if any."""
+def _key_dtype_or_none(impl: Any) -> Any:
+    """The dtype of keys made with ``impl=impl``; None if there is no such implementation."""
     try:
-        dtype = jax.eval_shape(lambda: jax.random.key(0, impl=name)).dtype
+        return jax.eval_shape(lambda: jax.random.key(0, impl=impl)).dtype
     except (ValueError, TypeError):
         return None
-    return getattr(dtype, "_impl", None)

@@ -38,19 +38,21 @@ NAMES: tuple[StableName, ...] = (
             Source("jaxcompat._backports.random:triangular"),
         ),
     ),
+    # binomial (0.4.21): until 0.7.2 its dtype error shows a class or a literal "{dtype}"
+    # instead of the dtype's name.
     StableName(
         "random.binomial",
         (
-            Source("jax.random:binomial"),
+            Source("jax.random:binomial", releases=">=0.7.2"),
             Source("jaxcompat._backports.random:binomial"),
         ),
     ),
-    # multinomial (0.5.3): on 0.6.0 its shape= argument is broken.
+    # multinomial (0.5.3): on 0.5.3 and 0.6.0 a shape= that adds batch axes fails to
+    # broadcast.
     StableName(
         "random.multinomial",
         (
             Source("jax.random:multinomial", releases=">=0.6.1"),
-            Source("jax.random:multinomial", releases=">=0.5.3,<0.6.0"),
             Source("jaxcompat._backports.random:multinomial"),
         ),
     ),
