@@ -47,12 +47,12 @@ NAMES: tuple[StableName, ...] = (
             Source("jaxcompat._backports.random:binomial"),
         ),
     ),
-    # multinomial (0.5.3): on 0.5.3 and 0.6.0 a shape= that adds batch axes fails to
+    # multinomial (0.5.3): until 0.12.0 a shape= that adds batch axes to p's fails to
     # broadcast.
     StableName(
         "random.multinomial",
         (
-            Source("jax.random:multinomial", releases=">=0.6.1"),
+            Source("jax.random:multinomial", releases=">=0.12.0"),
             Source("jaxcompat._backports.random:multinomial"),
         ),
     ),
