@@ -133,7 +133,7 @@ def _rounded(x: jax.Array, dtype: np.dtype[Any]) -> jax.Array:
     """
     if dtype.itemsize != 2 or not jnp.issubdtype(dtype, jnp.floating):
         return x
-    info = jnp.finfo(dtype)
+    info = jnp.finfo(dtype)  # type: ignore[no-untyped-call, unused-ignore]
     return lax.reduce_precision(x, exponent_bits=info.nexp, mantissa_bits=info.nmant)
 
 
@@ -160,7 +160,8 @@ def lognormal(
     shape = _shape("lognormal", shape, sigma)
     _no_out_sharding("lognormal", out_sharding, "0.10.1")
     _check_safe_to_cast("lognormal", dtype, sigma)
-    return _lognormal(key, sigma, shape, dtype)
+    result: jax.Array = _lognormal(key, sigma, shape, dtype)
+    return result
 
 
 @functools.partial(jax.jit, static_argnums=(4, 5))
@@ -196,7 +197,8 @@ def triangular(
     shape = _shape("triangular", shape, left, mode, right)
     _no_out_sharding("triangular", out_sharding, "0.10.2")
     _check_safe_to_cast("triangular", dtype, left, mode, right)
-    return _triangular(key, left, mode, right, shape, dtype)
+    result: jax.Array = _triangular(key, left, mode, right, shape, dtype)
+    return result
 
 
 # --- binomial (JAX 0.4.21) and multinomial (JAX 0.5.3) --------------------------------------
@@ -295,8 +297,8 @@ def _inexact(x: Any) -> jax.Array:
     """``x`` as an array of its inexact dtype (integers and bools: the default float)."""
     x = jnp.asarray(x)
     if jnp.issubdtype(x.dtype, jnp.inexact):
-        return x
-    return x.astype(jnp.result_type(float))
+        return x  # type: ignore[no-any-return, unused-ignore]
+    return x.astype(jnp.result_type(float))  # type: ignore[no-any-return, unused-ignore]
 
 
 @functools.partial(jax.jit, static_argnums=(3, 4))
@@ -320,7 +322,7 @@ def _binomial(
     count_inv = lax.select(use_inversion, count, jnp.zeros_like(count))
     count_btrs = lax.select(use_inversion, jnp.full_like(count, 1e4), count)
     q_btrs = lax.select(use_inversion, jnp.full_like(q, 0.5), q)
-    limit = dtype.type(jnp.finfo(dtype).max)
+    limit = dtype.type(jnp.finfo(dtype).max)  # type: ignore[no-untyped-call, unused-ignore]
     samples = lax.select(
         use_inversion,
         _binomial_inversion(key, count_inv, q, shape, limit).astype(dtype),
@@ -361,7 +363,8 @@ def binomial(
     _check_arraylike("binomial", n, p)
     dtype = _float_dtype("binomial", dtype, np.floating, "float dtype")
     shape = _shape("binomial", shape, n, p)
-    return _binomial(key, n, p, shape, dtype)
+    result: jax.Array = _binomial(key, n, p, shape, dtype)
+    return result
 
 
 @functools.partial(jax.jit, static_argnums=(3, 4, 5))
@@ -407,7 +410,8 @@ def multinomial(
     batch = p.shape[:-1] if shape is None else _shape("multinomial", shape, n, p[..., 0])
     # Like the newest JAX's astype(dtype): None is the default float dtype, any dtype goes.
     result_dtype = np.dtype(jax.dtypes.canonicalize_dtype(float if dtype is None else dtype))
-    return _multinomial(key, n, p, batch, result_dtype, unroll)
+    result: jax.Array = _multinomial(key, n, p, batch, result_dtype, unroll)
+    return result
 
 
 # --- key functions ----------------------------------------------------------------------------
@@ -421,7 +425,7 @@ def key_dtype(impl_spec: Any | None = None) -> Any:
     """
     if type(impl_spec).__name__ == "KeyTy":  # already a key dtype
         return impl_spec
-    return jax.eval_shape(lambda: jax.random.key(0, impl=impl_spec)).dtype
+    return jax.eval_shape(lambda: jax.random.key(0, impl=impl_spec)).dtype  # type: ignore[call-arg, unused-ignore]
 
 
 def key_impl_name(jax_key_impl: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -447,6 +451,6 @@ def key_impl_name(jax_key_impl: Callable[[Any], Any]) -> Callable[[Any], Any]:
 def _key_dtype_or_none(impl: Any) -> Any:
     """The dtype of keys made with ``impl=impl``; None if there is no such implementation."""
     try:
-        return jax.eval_shape(lambda: jax.random.key(0, impl=impl)).dtype
+        return jax.eval_shape(lambda: jax.random.key(0, impl=impl)).dtype  # type: ignore[call-arg, unused-ignore]
     except (ValueError, TypeError):
         return None
