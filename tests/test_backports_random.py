@@ -1,0 +1,219 @@
+"""The newest ``jax.random`` names on every release: backports, and what cannot be had.
+
+Contract tests: the same inputs and assertions on every matrix row. The expected samples are
+the newest JAX's, recorded bit for bit in ``random_bits_newest.json`` by
+``tools/random_bits_newest.py``; every row must draw exactly those for the same key.
+"""
+
+import inspect
+import json
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jaxcompat.random as random
+
+# The same examples on every row (derandomized), and few of them: each example compiles
+# its own shapes, and the suite runs on every row and Python of the matrix.
+few = settings(max_examples=4, deadline=None, derandomize=True, database=None)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def partitionable_threefry():
+    # Key bits follow jax_threefry_partitionable, True by default from JAX 0.5.0 on and False
+    # before: with False every sampler of an older release, native or backported, draws other
+    # bits than the newest JAX for the same key. The newest JAX's default, here on every row.
+    saved = jax.config.jax_threefry_partitionable
+    jax.config.update("jax_threefry_partitionable", True)
+    yield
+    jax.config.update("jax_threefry_partitionable", saved)
+
+
+RECORDED = json.loads((Path(__file__).parent / "random_bits_newest.json").read_text())["cases"]
+
+# The position of shape among the arguments after the key (multinomial takes it by keyword).
+SHAPE_AT = {"lognormal": 1, "triangular": 3, "binomial": 2}
+
+
+def case_id(case):
+    return f"{case['function']}-{case['seed']}"
+
+
+def call(case, key, function=None):
+    """The case's function called with ``key`` and the recorded arguments."""
+    function = function or getattr(random, case["function"])
+    at = SHAPE_AT.get(case["function"])
+    args = [
+        tuple(a) if i == at else np.asarray(a, np.float32) if isinstance(a, list) else a
+        for i, a in enumerate(case["args"])
+    ]
+    kwargs = {k: tuple(v) if k == "shape" else v for k, v in case["kwargs"].items()}
+    if "dtype" in kwargs:
+        kwargs["dtype"] = jnp.dtype(kwargs["dtype"])
+    return function(key, *args, **kwargs)
+
+
+def key_of(case):
+    return random.PRNGKey(case["seed"]) if case["raw_key"] else random.key(case["seed"])
+
+
+def assert_bits(samples, case):
+    samples = np.asarray(samples)
+    assert str(samples.dtype) == case["dtype"]
+    assert list(samples.shape) == case["shape"]
+    unsigned = np.dtype(f"uint{8 * samples.dtype.itemsize}")
+    assert samples.view(unsigned).ravel().tolist() == case["bits"]
+
+
+@pytest.mark.parametrize("case", RECORDED, ids=case_id)
+def test_samples_are_the_newest_jaxs_bit_for_bit(case):
+    key = key_of(case)
+    assert_bits(call(case, key), case)
+    if case["function"] in ("lognormal", "triangular"):  # the others compile slowly
+        assert_bits(jax.jit(lambda k: call(case, k))(key), case)
+
+
+@pytest.mark.parametrize("case", [c for c in RECORDED if c["seed"] == 1], ids=case_id)
+def test_batched_keys_draw_what_each_key_draws(case):
+    keys = random.split(random.key(case["seed"]), 3)
+    batched = jax.vmap(lambda k: call(case, k))(keys)
+    for i in range(3):
+        np.testing.assert_array_equal(batched[i], call(case, keys[i]))
+
+
+@few
+@given(sigma=st.floats(0.125, 3.0, width=32), seed=st.integers(0, 2**31 - 1))
+def test_lognormal_differentiates_in_sigma(sigma, seed):
+    # x = exp(sigma * z), so dx/dsigma = z * x = x * log(x) / sigma.
+    key = random.key(seed)
+    x = random.lognormal(key, np.float32(sigma), (3,))
+    gradient = jax.vmap(lambda i: jax.grad(lambda s: random.lognormal(key, s, (3,))[i])(sigma))(
+        jnp.arange(3)
+    )
+    np.testing.assert_allclose(gradient, x * np.log(x) / sigma, rtol=1e-5, atol=1e-6)
+
+
+@few
+@given(
+    left=st.floats(-5, 0, width=32),
+    width=st.floats(0.5, 5, width=32),
+    at=st.floats(0, 1, width=32),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_triangular_stays_within_its_limits(left, width, at, seed):
+    right, mode = left + width, left + at * width
+    samples = random.triangular(random.key(seed), left, mode, right, (64,))
+    assert samples.dtype == jnp.float32 and samples.shape == (64,)
+    assert bool(((samples >= np.float32(left)) & (samples <= np.float32(right))).all())
+
+
+@few
+@given(n=st.integers(0, 300), p=st.floats(0, 1, width=32), seed=st.integers(0, 2**31 - 1))
+def test_binomial_and_multinomial_count_the_trials(n, p, seed):
+    key = random.key(seed)
+    counts = random.binomial(key, n, np.float32(p), (8,))
+    assert counts.dtype == jnp.float32 and counts.shape == (8,)
+    assert bool(((counts >= 0) & (counts <= n) & (counts == jnp.floor(counts))).all())
+    outcomes = random.multinomial(key, n, np.array([p, 1 - p, 0.0], np.float32) / 1.0)
+    assert outcomes.shape == (3,) and float(outcomes.sum()) == n and float(outcomes[2]) == 0
+
+
+def test_shapes_and_dtypes():
+    key = random.key(0)
+    assert random.lognormal(key).shape == ()
+    assert random.lognormal(key, np.ones((2, 1), np.float32), (3, 2, 4)).shape == (3, 2, 4)
+    assert random.lognormal(key, dtype=jnp.complex64).dtype == jnp.complex64
+    assert random.triangular(key, np.zeros(3), 0.5, 1.0).shape == (3,)
+    p = np.full((2, 3), 0.25, np.float32)
+    assert random.multinomial(key, 3, p, dtype=jnp.int32).dtype == jnp.int32
+
+
+def test_errors_name_the_problem():
+    key = random.key(0)
+    with pytest.raises(
+        ValueError,
+        match=r"^dtype argument to `lognormal` must be a float or complex dtype, got int32$",
+    ):
+        random.lognormal(key, dtype=jnp.int32)
+    with pytest.raises(
+        ValueError, match=r"^dtype argument to `triangular` must be a float dtype, got int32$"
+    ):
+        random.triangular(key, 0.0, 0.5, 1.0, dtype=jnp.int32)
+    with pytest.raises(
+        ValueError, match=r"^dtype argument to `binomial` must be a float dtype, got int32$"
+    ):
+        random.binomial(key, 3, 0.5, dtype=jnp.int32)
+    with pytest.raises(
+        ValueError,
+        match=r"^lognormal parameter shapes must be broadcast-compatible with shape argument, "
+        r"and the result of broadcasting the shapes must equal the shape argument, but got "
+        r"result \(2, 3\) for shape argument \(3,\)\.$",
+    ):
+        random.lognormal(key, np.ones((2, 1), np.float32), (3,))
+    with pytest.raises(
+        ValueError,
+        match=r"^triangular accepts a single key, but was given a key array of shape \(2,\) "
+        r"!= \(\)\. Use jax\.vmap for batching\.$",
+    ):
+        random.triangular(random.split(key), 0.0, 0.5, 1.0)
+    with pytest.raises(ValueError, match=r"cannot safely cast argument of type float32 to float16"):
+        random.lognormal(key, np.float32(1), dtype=jnp.float16)
+
+
+@pytest.mark.parametrize("name", ["lognormal", "triangular"])
+def test_out_sharding(name):
+    key = random.key(0)
+    function = getattr(random, name)
+    args = (1.0,) if name == "lognormal" else (0.0, 0.5, 1.0)
+    assert function(key, *args, (2,), out_sharding=None).shape == (2,)
+    mesh = jax.sharding.Mesh(np.array(jax.devices()[:1]), ("data",))
+    sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(None))
+    native = getattr(jax.random, name, None)
+    if native is not None and "out_sharding" in inspect.signature(native).parameters:
+        assert function(key, *args, (2,), out_sharding=sharding).shape == (2,)
+    else:
+        # Releases before sharding in types cannot honour it, and say so.
+        needs = rf"jax\.random\.{name}\(out_sharding=\.\.\.\) needs JAX"
+        with pytest.raises(TypeError, match=needs):
+            function(key, *args, (2,), out_sharding=sharding)
+
+
+def test_key_is_an_annotation_of_key_arrays():
+    key = random.key(0)
+    assert random.Key(key) is key
+    assert random.Key.__supertype__ is jax.Array
+    assert random.Key.__name__ == "Key"
+
+
+# Typed keys with a choice of implementation (jax.random.key(impl=)) came in JAX 0.4.16.
+TYPED_KEYS = "impl" in inspect.signature(jax.random.key).parameters
+
+
+@pytest.mark.parametrize("name", ["key_impl", "wrap_key_data", "key_dtype"])
+def test_key_functions_need_typed_keys(name):
+    if TYPED_KEYS:
+        assert callable(getattr(random, name))
+    else:
+        with pytest.raises(AttributeError, match=r"it needs JAX 0\.4\.16 or newer"):
+            getattr(random, name)
+
+
+@pytest.mark.skipif(not TYPED_KEYS, reason="needs typed keys with a choice of implementation")
+def test_key_impl_key_dtype_and_wrap_key_data():
+    for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
+        key = random.key(3, impl=impl)
+        assert random.key_impl(key) == impl
+        assert random.key_dtype(impl) == key.dtype
+        assert random.key_dtype(key.dtype) == key.dtype
+        data = random.key_data(key)
+        rewrapped = random.wrap_key_data(data, impl=impl)
+        assert rewrapped.dtype == key.dtype
+        np.testing.assert_array_equal(random.key_data(rewrapped), data)
+    assert random.key_impl(random.PRNGKey(0)) == "threefry2x32"
+    assert random.key_dtype() == random.key(0).dtype
+    assert random.key_impl(random.split(random.key(0), 3)) == "threefry2x32"
