@@ -208,3 +208,25 @@ def test_report_writes_the_tables_and_replaces_only_its_block(tmp_path):
     assert block.startswith("# Compatibility\n\nOther sections.\n\n")
     assert block.count(third_party_report.COMPATIBILITY_START) == 1
     assert block.count("## Third-party test suites") == 1
+
+
+def test_test_files_leave_out_ignored_files_and_directories(tmp_path):
+    for name in ["a_test.py", "slow/b_test.py", "slow_c_test.py", "nets/d_test.py", "e.py"]:
+        path = tmp_path / "pkg" / "_src" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+    library = third_party.Library(
+        name="dist-pkg",
+        import_name="pkg",
+        version="1.0",
+        floor="0.5.0",
+        below_floor=("0.4.30",),
+        dependencies=(),
+        ignore=("pkg/_src/slow", "pkg/_src/a_test.py"),
+    )
+    assert library.package == "pkg"
+    # `slow` leaves out the directory, not `slow_c_test.py` beside it.
+    assert third_party._test_files(library, tmp_path) == [
+        "pkg/_src/nets/d_test.py",
+        "pkg/_src/slow_c_test.py",
+    ]
