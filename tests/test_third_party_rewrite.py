@@ -58,6 +58,18 @@ def rewrite(source: str) -> str:
         ("import jaxtyping\n", "import jaxtyping\n"),
         ("from jaxtyping import Array\n", "from jaxtyping import Array\n"),
         ("x = 'import jax'  # import jax\n", "x = 'import jax'  # import jax\n"),
+        (
+            "import jax as j\nif j.__version_info__ < (0, 5): v = j.__version__\n",
+            "import jaxcompat as j\nif j.JAX_VERSION < (0, 5): v = j.__version__\n",
+        ),
+        (
+            "import jax.numpy as jnp\nimport numpy as jax\nv = jax.__version_info__\n",
+            "import jaxcompat.numpy as jnp\nimport numpy as jax\nv = jax.__version_info__\n",
+        ),
+        (
+            "import jax\nv = jax.version.__version_info__\n",
+            "import jaxcompat as jax\nv = jax.version.__version_info__\n",
+        ),
     ],
 )
 def test_each_import_form(before, after):
