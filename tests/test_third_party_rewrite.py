@@ -242,3 +242,26 @@ def test_test_files_leave_out_ignored_files_and_directories(tmp_path):
         "pkg/_src/nets/d_test.py",
         "pkg/_src/slow_c_test.py",
     ]
+
+
+def test_report_keeps_the_last_section_of_a_library_not_run_since(tmp_path):
+    optax = third_party.LIBRARIES["optax"]
+    heading = f"## optax {optax.version} (declares jax>={optax.floor})"
+    results = tmp_path / "results"
+    results.mkdir()
+    markdown = tmp_path / "THIRD_PARTY.md"
+    markdown.write_text(f"# Old\n\n{heading}\n\n| 0.4.30 | 5 / 0 / 0 |\n\n## Not run: x\n")
+    compatibility = tmp_path / "COMPATIBILITY.md"
+    compatibility.write_text(
+        f"{third_party_report.COMPATIBILITY_START}\n"
+        f"| optax {optax.version} | 0.4.30 | 5 / 0 / 0 | 5 / 0 / 0 |\n"
+        f"{third_party_report.COMPATIBILITY_END}\n"
+    )
+    third_party.report(results, markdown, compatibility)
+    text = markdown.read_text()
+    assert f"{heading}\n\n| 0.4.30 | 5 / 0 / 0 |\n\n## " in text
+    assert text.count(heading) == 1
+    assert "## chex" in text and "not run" in text  # no previous section: generated
+    block = compatibility.read_text()
+    assert f"| optax {optax.version} | 0.4.30 | 5 / 0 / 0 | 5 / 0 / 0 |" in block
+    assert f"| optax {optax.version} | {optax.floor} |" not in block

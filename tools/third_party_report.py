@@ -221,6 +221,16 @@ def _fixed_lines(
     return lines or ["- none."]
 
 
+def _previous_section(text: str, heading: str) -> list[str]:
+    """The lines of the section under ``heading`` in a previous report, up to the next one."""
+    lines = text.splitlines()
+    if heading not in lines:
+        return []
+    start = lines.index(heading)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return lines[start:end]
+
+
 def report(results: Path, markdown: Path, compatibility: Path) -> None:
     """Write THIRD_PARTY.md and the third-party block of COMPATIBILITY.md."""
     records = _load_results(results)
@@ -241,16 +251,27 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "own warnings about itself, are listed below). Counts are tests passed / failed /",
         "errored (a test file that fails to import counts as one error). Seconds are the",
         "test run alone, measured with two to four sessions sharing two CPU cores; a whole",
-        "session, venv included, takes 4 to 14 minutes.",
+        "session, venv included, takes 4 to 14 minutes. A library not run since the last",
+        "report keeps its section and summary rows as they were last measured.",
         "",
     ]
     summary = [
         "| library | JAX row | raw JAX: passed / failed / errored | through jaxcompat |",
         "|---|---|---|---|",
     ]
+    previous = markdown.read_text() if markdown.exists() else ""
+    previous_block = compatibility.read_text() if compatibility.exists() else ""
     for library in LIBRARIES.values():
+        heading = f"## {library.name} {library.version} (declares jax>={library.floor})"
+        kept = _previous_section(previous, heading)
+        if kept and not any(key[0] == library.name for key in records):
+            # Not run since the last report: its section and summary rows stay as measured.
+            lines += kept
+            prefix = f"| {library.name} {library.version} | "
+            summary += [line for line in previous_block.splitlines() if line.startswith(prefix)]
+            continue
         lines += [
-            f"## {library.name} {library.version} (declares jax>={library.floor})",
+            heading,
             "",
             f"Test files: {', '.join(library.tests) if library.tests else 'all of them'}.",
         ]
