@@ -83,7 +83,7 @@ CAUSES: tuple[Cause, ...] = (
         "dm-haiku",
         "has no attribute 'take_current_trace'",
         DETAIL,
-        "haiku imports its `dot` module (`hk.experimental.to_dot`) at import time, and it "
+        "haiku imports its `dot` module (`hk.to_dot`) when it is imported, and that module "
         "needs JAX's stackless tracing (`jax.core.take_current_trace`, `set_current_trace`, "
         "`TraceTag`, JAX 0.4.36): before it JAX traced through a trace stack of levels, a "
         "different model that cannot be bridged, so no haiku test file imports",
