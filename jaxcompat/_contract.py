@@ -161,7 +161,15 @@ def fori_loop(
     raise NotImplementedError
 
 
-def scan(f: Callable[[Any, Any], Any], init: Any, xs: Any = None, **kwargs: Any) -> Any:
+def scan(
+    f: Callable[[Any, Any], Any],
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+    **kwargs: Any,
+) -> Any:
     """``jax.lax.scan`` that accepts callables whose ``__hash__`` touches a tracer."""
     raise NotImplementedError
 

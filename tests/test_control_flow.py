@@ -102,3 +102,17 @@ def test_keyword_arguments_pass_through():
     assert float(clax.scan(lambda c, x: (c + 1, None), 0.0, None, length=4)[0]) == 4.0
     assert float(clax.scan(lambda c, x: (c + x, None), 0.0, jnp.ones(4), unroll=2)[0]) == 4.0
     assert float(clax.scan(lambda c, x: (c + x, None), 0.0, jnp.ones(3), reverse=True)[0]) == 3.0
+
+
+def test_scan_takes_length_reverse_and_unroll_by_position_as_jax_does():
+    # haiku's hk.scan calls jax.lax.scan(f, init, xs, length, reverse, unroll=unroll).
+    def step(c, x):
+        return c * 2 + x, c
+
+    xs = jnp.arange(3.0)
+    for args in [(None, True), (3, False, 2), (3, True, 1)]:
+        expected = jax.lax.scan(step, 1.0, xs, *args)
+        actual = clax.scan(step, 1.0, xs, *args)
+        assert jax.tree_util.tree_all(
+            jax.tree_util.tree_map(lambda a, b: bool(jnp.array_equal(a, b)), expected, actual)
+        )

@@ -139,6 +139,37 @@ def test_staticmethods():
         assert float(owner.static_outer(1.0)) == 3.0
 
 
+class Table:
+    squares = (lambda x: x**2,)  # functions kept in a class attribute, not methods
+
+    @staticmethod
+    @jaxcompat.jit
+    def count(x):
+        Table.traces += 1
+        return x + 1
+
+    traces = 0
+
+
+@pytest.mark.parametrize("first", [3, 3.0, np.float32(3.0), np.arange(2), jnp.arange(2.0)])
+def test_a_function_of_a_class_body_traces_a_first_argument_that_is_an_array_or_a_number(first):
+    # As jax.jit does: not compared by value as an instance would be (no constant, no retrace).
+    square = Table.squares[0]
+    text = jaxcompat.jit(square).lower(first).as_text()
+    assert text == jax.jit(square).lower(first).as_text()
+    check(jaxcompat.jit(square)(first), jax.jit(square)(first))
+    assert jaxcompat.jit(square).trace(first).lower().as_text() == text
+    shape = jaxcompat.jit(square).eval_shape(first)
+    expected = jax.eval_shape(square, first)
+    assert (shape.shape, shape.dtype) == (expected.shape, expected.dtype)
+
+
+def test_a_staticmethod_called_with_numbers_traces_once():
+    Table.traces = 0
+    assert [float(Table.count(x)) for x in (1.0, 2.0, 3.0)] == [2.0, 3.0, 4.0]
+    assert Table.traces == 1
+
+
 class Slotted:
     __slots__ = ("scale", "w")
 

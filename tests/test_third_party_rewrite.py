@@ -58,6 +58,18 @@ def rewrite(source: str) -> str:
         ("import jaxtyping\n", "import jaxtyping\n"),
         ("from jaxtyping import Array\n", "from jaxtyping import Array\n"),
         ("x = 'import jax'  # import jax\n", "x = 'import jax'  # import jax\n"),
+        (
+            "import jax as j\nif j.__version_info__ < (0, 5): v = j.__version__\n",
+            "import jaxcompat as j\nif j.JAX_VERSION < (0, 5): v = j.__version__\n",
+        ),
+        (
+            "import jax.numpy as jnp\nimport numpy as jax\nv = jax.__version_info__\n",
+            "import jaxcompat.numpy as jnp\nimport numpy as jax\nv = jax.__version_info__\n",
+        ),
+        (
+            "import jax\nv = jax.version.__version_info__\n",
+            "import jaxcompat as jax\nv = jax.version.__version_info__\n",
+        ),
     ],
 )
 def test_each_import_form(before, after):
@@ -208,3 +220,48 @@ def test_report_writes_the_tables_and_replaces_only_its_block(tmp_path):
     assert block.startswith("# Compatibility\n\nOther sections.\n\n")
     assert block.count(third_party_report.COMPATIBILITY_START) == 1
     assert block.count("## Third-party test suites") == 1
+
+
+def test_test_files_leave_out_ignored_files_and_directories(tmp_path):
+    for name in ["a_test.py", "slow/b_test.py", "slow_c_test.py", "nets/d_test.py", "e.py"]:
+        path = tmp_path / "pkg" / "_src" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+    library = third_party.Library(
+        name="dist-pkg",
+        import_name="pkg",
+        version="1.0",
+        floor="0.5.0",
+        below_floor=("0.4.30",),
+        dependencies=(),
+        ignore=("pkg/_src/slow", "pkg/_src/a_test.py"),
+    )
+    assert library.package == "pkg"
+    # `slow` leaves out the directory, not `slow_c_test.py` beside it.
+    assert third_party._test_files(library, tmp_path) == [
+        "pkg/_src/nets/d_test.py",
+        "pkg/_src/slow_c_test.py",
+    ]
+
+
+def test_report_keeps_the_last_section_of_a_library_not_run_since(tmp_path):
+    optax = third_party.LIBRARIES["optax"]
+    heading = f"## optax {optax.version} (declares jax>={optax.floor})"
+    results = tmp_path / "results"
+    results.mkdir()
+    markdown = tmp_path / "THIRD_PARTY.md"
+    markdown.write_text(f"# Old\n\n{heading}\n\n| 0.4.30 | 5 / 0 / 0 |\n\n## Not run: x\n")
+    compatibility = tmp_path / "COMPATIBILITY.md"
+    compatibility.write_text(
+        f"{third_party_report.COMPATIBILITY_START}\n"
+        f"| optax {optax.version} | 0.4.30 | 5 / 0 / 0 | 5 / 0 / 0 |\n"
+        f"{third_party_report.COMPATIBILITY_END}\n"
+    )
+    third_party.report(results, markdown, compatibility)
+    text = markdown.read_text()
+    assert f"{heading}\n\n| 0.4.30 | 5 / 0 / 0 |\n\n## " in text
+    assert text.count(heading) == 1
+    assert "## chex" in text and "not run" in text  # no previous section: generated
+    block = compatibility.read_text()
+    assert f"| optax {optax.version} | 0.4.30 | 5 / 0 / 0 | 5 / 0 / 0 |" in block
+    assert f"| optax {optax.version} | {optax.floor} |" not in block

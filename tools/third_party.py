@@ -60,7 +60,7 @@ def prepare(library: Library, sdist: Path, work: Path) -> None:
         shutil.rmtree(work)
     unpacked = _sdist_root(sdist, work / "sdist")
     for mode in ("raw", "jaxcompat"):
-        shutil.copytree(unpacked / library.name, work / mode / library.name)
+        shutil.copytree(unpacked / library.package, work / mode / library.package)
         # The library's own (empty) pytest configuration, not that of a directory above.
         (work / mode / "pytest.ini").write_text("[pytest]\n")
     changed = rewrite_tree(work / "jaxcompat")
@@ -99,10 +99,11 @@ def _outcomes(junit: Path, package: str) -> dict[str, str]:
 
 
 def _test_files(library: Library, directory: Path) -> list[str]:
-    paths = [directory / test for test in library.tests or (library.name,)]
+    paths = [directory / test for test in library.tests or (library.package,)]
     files = [p for path in paths for p in ([path] if path.is_file() else path.rglob("*_test.py"))]
     names = sorted(str(file.relative_to(directory)) for file in files)
-    return [name for name in names if name not in library.ignore]
+    # A file left out by its name, or by the name of a directory it is in.
+    return [name for name in names if not any(name.startswith(part) for part in library.ignored)]
 
 
 def run(library: Library, row: str, mode: str, work: Path, pytest_args: list[str]) -> Path:
@@ -129,7 +130,7 @@ def run(library: Library, row: str, mode: str, work: Path, pytest_args: list[str
             "--tb=line",
             # A test file that fails to import is one error; the other files still run.
             "--continue-on-collection-errors",
-            # Neither library configures pytest's warning filters: warnings are errors.
+            # None of the libraries configures pytest's warning filters: warnings are errors.
             "-W",
             "error",
             *(f"-W{allowed}" for allowed in library.allowed_warnings),
@@ -141,7 +142,7 @@ def run(library: Library, row: str, mode: str, work: Path, pytest_args: list[str
         completed = subprocess.run(command, cwd=directory, env=environment, check=False)
         statuses.append(completed.returncode)
         if junit.exists():
-            found.update(_outcomes(junit, library.name))
+            found.update(_outcomes(junit, library.package))
         else:  # pytest itself failed: the whole batch is one error
             found[f"{' '.join(batch)}::pytest"] = "error"
             found[f"{' '.join(batch)}::pytest#message"] = f"pytest exited {completed.returncode}"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 class Library:
     """A published JAX library whose own tests are run, and the rows they are run on."""
 
-    name: str
+    name: str  # its name on the package index
     version: str  # the release whose sdist (source and tests) is used
     floor: str  # the JAX floor that release declares (its requirement jax>=floor)
     below_floor: tuple[str, ...]  # matrix rows below the floor, the proof
@@ -21,6 +21,17 @@ class Library:
     per_file: bool = False
     # Warnings are errors, except the library's own warnings about itself listed here.
     allowed_warnings: tuple[str, ...] = ()
+    # The Python package the distribution installs, where its name differs from `name`.
+    import_name: str = ""
+
+    @property
+    def package(self) -> str:
+        return self.import_name or self.name
+
+    @property
+    def ignored(self) -> tuple[str, ...]:
+        """The prefixes of the test files left out: a file, or a directory and what it holds."""
+        return tuple(path if path.endswith(".py") else f"{path}/" for path in self.ignore)
 
     @property
     def rows(self) -> tuple[str, ...]:
@@ -77,6 +88,47 @@ LIBRARIES = {
             # fake_test.py and fake_set_n_cpu_devices_test.py set the CPU device count, which
             # only works before JAX initialises its backends.
             per_file=True,
+        ),
+        Library(
+            name="dm-haiku",
+            import_name="haiku",
+            version="0.0.17",
+            floor="0.11.0",
+            below_floor=("0.4.30", "0.4.36"),
+            dependencies=(
+                "absl-py>=0.7.1",
+                "jmp>=0.0.2",
+                "numpy>=1.18.0",
+                "tabulate>=0.8.9",
+                "dm-tree>=0.1.1",
+                "cloudpickle>=1.2.2",
+                "dill",
+            ),
+            # The whole of haiku/_src without its integration tests takes over 10 minutes per
+            # run on a shared 2-core machine: the core (modules, transforms, state, layers).
+            tests=("haiku/_src",),
+            ignore=(
+                "haiku/_src/integration",
+                "haiku/_src/nets",
+                "haiku/_src/recurrent_test.py",
+                "haiku/_src/conv_test.py",
+                "haiku/_src/flax",
+                "haiku/_src/transform_test.py",
+                "haiku/_src/reshape_test.py",
+            ),
+            why=(
+                "the integration tests run every module through every transform (hours); the "
+                "model zoo (nets), the recurrent cores and the convolutions take half of the "
+                "remaining time (five of ten minutes); the flax interoperability tests import "
+                "flax, which pins a newer JAX and would need the same rewrite; "
+                "transform_test.py and reshape_test.py import TensorFlow"
+            ),
+            # haiku's deprecations of its own arguments, which its tests call on purpose.
+            allowed_warnings=(
+                "ignore:w_init_scale is deprecated:DeprecationWarning",
+                "ignore:When running under vmap, passing an `int`:DeprecationWarning",
+                "ignore:Passing a value into initialize instead of a shape:DeprecationWarning",
+            ),
         ),
     )
 }

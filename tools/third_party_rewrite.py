@@ -1,7 +1,8 @@
 """Point a library's JAX imports at jaxcompat: an AST-based rewrite of import statements.
 
-The rewrite touches only the text of import statements, so every line keeps its number and
-tracebacks through the rewritten copy point at the library's own lines.
+The rewrite touches only the text of import statements, and of ``jax.__version_info__``
+where ``jax`` is then jaxcompat (read as ``jax.JAX_VERSION``, as a port does), so every line
+keeps its number and tracebacks through the rewritten copy point at the library's own lines.
 """
 
 from __future__ import annotations
@@ -123,6 +124,43 @@ def _import_from_edit(
     return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
 
 
+def _bound_to_jaxcompat(tree: ast.AST) -> set[str]:
+    """The names the rewritten imports bind to jaxcompat: ``jax`` in ``import jax.numpy``."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "jax":
+                    names.add(alias.asname or "jax")
+                elif alias.name.startswith("jax.") and alias.asname is None:
+                    names.add("jax")
+    return names
+
+
+def _version_edits(tree: ast.AST, lines: list[str]) -> list[Edit]:
+    """``jax.__version_info__`` -> ``jax.JAX_VERSION``, where ``jax`` is now jaxcompat.
+
+    The one change beyond the imports: jaxcompat's ``__version__`` is its own, so it
+    forwards neither that nor ``__version_info__``, and a port reads the JAX release from
+    ``jaxcompat.JAX_VERSION``, the same tuple. ``__version__`` strings are left as they are.
+    """
+    names = _bound_to_jaxcompat(tree)
+    edits = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "__version_info__"
+            and isinstance(node.value, ast.Name)
+            and node.value.id in names
+        ):
+            assert node.end_lineno is not None
+            assert node.end_col_offset is not None
+            end = _column(lines, node.end_lineno, node.end_col_offset)
+            start = end - len(node.attr)
+            edits.append(Edit(node.end_lineno, start, node.end_lineno, end, "JAX_VERSION"))
+    return edits
+
+
 def rewrite_source(source: str, mirrored: frozenset[str] | None = None) -> str:
     """``source`` with its JAX imports pointed at jaxcompat, every line at its own number."""
     mirrored = mirrored_jax_modules() if mirrored is None else mirrored
@@ -137,6 +175,8 @@ def rewrite_source(source: str, mirrored: frozenset[str] | None = None) -> str:
             edit = _import_from_edit(node, lines, mirrored)
         if edit is not None:
             edits.append(edit)
+    if edits:
+        edits += _version_edits(tree, lines)
     # Apply from the end, so earlier positions stay valid.
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
         head = lines[edit.line - 1][: edit.column]

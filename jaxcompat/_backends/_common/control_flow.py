@@ -44,8 +44,17 @@ def fori_loop(
     )
 
 
-def scan(f: Callable[[Any, Any], Any], init: Any, xs: Any = None, **kwargs: Any) -> Any:
-    return jax.lax.scan(loop_safe(f), init, xs, **kwargs)
+def scan(
+    f: Callable[[Any, Any], Any],
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+    **kwargs: Any,
+) -> Any:
+    # length, reverse and unroll may be given by position, as jax.lax.scan takes them.
+    return jax.lax.scan(loop_safe(f), init, xs, length, reverse, unroll, **kwargs)
 
 
 def cond(pred: Any, true_fun: Any, false_fun: Any, *operands: Any, **kwargs: Any) -> Any:

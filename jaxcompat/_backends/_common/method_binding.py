@@ -5,7 +5,8 @@ The forms, and what serves them:
 * ``@jit`` on a function in a class body gives a :class:`JittedMethod`. Looked up on an
   instance (``obj.f``, ``super().f``) it returns a :class:`BoundJitted`; called through the
   class (``C.f(obj, x)``) it takes the instance as its first argument. Under ``@classmethod``
-  the class is the instance; under ``@staticmethod`` the first argument is.
+  the class is the instance; under ``@staticmethod`` the first argument is, unless it is an
+  array or a number, which is traced as ``jax.jit`` does.
 * ``jit(obj.method)`` gives a :class:`BoundJitted` directly; ``jit(C.make)`` for a
   classmethod binds to the class. ``jit(classmethod(f))`` gives a :class:`JittedClassMethod`.
 
@@ -25,6 +26,9 @@ import types
 import weakref
 from collections.abc import Callable
 from typing import Any
+
+import jax
+import numpy as np
 
 from . import instance_state
 from .jit_object import make_plain_jit, rebuild_jit
@@ -168,6 +172,17 @@ def _unbound_options(options: dict[str, Any]) -> dict[str, Any]:
     return shifted
 
 
+def _is_array_like(value: Any) -> bool:
+    """A first argument that is an array or a number, which JAX traces: not an instance.
+
+    A function written in a class body is not always a method: ``C.f(x)`` under
+    ``@staticmethod``, or a function kept in a class attribute, called with an array or a
+    Python number first. Read as an instance, a number would be compared by value (compiled in
+    as a constant, one trace per value); ``jax.jit`` traces it.
+    """
+    return isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, jax.Array))
+
+
 class JittedMethod:
     """``@jit`` on a function in a class body: binds to the instance it is looked up on."""
 
@@ -180,6 +195,7 @@ class JittedMethod:
         self._options = options
         self._traits = traits
         self._method: MethodJit | None = None
+        self._plain: Any = None
         functools.update_wrapper(self, fun)
 
     @property
@@ -194,22 +210,40 @@ class JittedMethod:
             return self
         return BoundJitted(self.method, instance)
 
+    @property
+    def plain(self) -> Any:
+        """The function jitted as a plain function: its first argument is an argument."""
+        plain = self._plain
+        if plain is None:
+            plain = self._plain = make_plain_jit(self._fun, self._options, self._traits)
+        return plain
+
     def __call__(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
         # C.f(obj, x), what super() chains do by hand; also C.f(x) under @staticmethod.
+        if _is_array_like(instance):
+            return self.plain(instance, *args, **kwargs)
         return self.method.call(instance, args, kwargs)
 
-    def lower(self, instance: Any, /, *args: Any, **kwargs: Any) -> BoundLowered:
+    def lower(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if _is_array_like(instance):
+            return self.plain.lower(instance, *args, **kwargs)
         return BoundJitted(self.method, instance).lower(*args, **kwargs)
 
-    def trace(self, instance: Any, /, *args: Any, **kwargs: Any) -> BoundTraced:
+    def trace(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if _is_array_like(instance):
+            return self.plain.trace(instance, *args, **kwargs)
         return BoundJitted(self.method, instance).trace(*args, **kwargs)
 
     def eval_shape(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if _is_array_like(instance):
+            return self.plain.eval_shape(instance, *args, **kwargs)
         return BoundJitted(self.method, instance).eval_shape(*args, **kwargs)
 
     def clear_cache(self) -> None:
         if self._method is not None:
             self._method.clear_cache()
+        if self._plain is not None:
+            self._plain.clear_cache()
 
     def __repr__(self) -> str:
         return f"<jaxcompat.jit of {self._fun!r}>"
