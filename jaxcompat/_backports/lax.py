@@ -22,6 +22,7 @@ from jax import lax
 from jax._src import dtypes
 from jax._src.lax import lax as lax_internal
 
+from .. import _surface
 from .._version import JAX_VERSION_STRING
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "broadcast_like",
     "empty",
     "exp2",
+    "keyword_only_accuracy",
     "log2",
     "mulhi",
     "one_minus_square",
@@ -260,7 +262,7 @@ def mulhi(x: Any, y: Any, /) -> jax.Array:
     )
     if jnp.issubdtype(x.dtype, jnp.signedinteger):
         # Signed high word: the unsigned one minus y where x < 0 and minus x where y < 0.
-        zero = const(0)
+        zero = lax.full_like(ux, 0)
         high = lax.sub(high, lax.select(lax.lt(x, lax.full_like(x, 0, shape=())), uy, zero))
         high = lax.sub(high, lax.select(lax.lt(y, lax.full_like(y, 0, shape=())), ux, zero))
     result = lax.bitcast_convert_type(high, x.dtype)
@@ -348,27 +350,57 @@ def axis_size(axis_name: Hashable) -> int:
 # --- adapters: keywords the newest JAX added to native functions --------------------------
 
 
-def without_accuracy(function: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
-    """``function(x, *, accuracy=None)`` for a unary function of JAX before 0.6.0.
+def _first_release_with(name: str, keyword: str) -> str:
+    """The first JAX release whose ``jax.lax.<name>`` takes ``keyword=``."""
+    return next(
+        release
+        for release, signature in _surface.signature_runs(f"jax.lax.{name}")
+        if signature is not None and f"{keyword}=" in signature.split(",")
+    )
 
-    ``accuracy=`` (a ``Tolerance`` or ``AccuracyMode``) came in JAX 0.6.0; None, the default
-    implementation, is the only value older releases can honour.
+
+_UNARY_ACCURACY = inspect.Signature(
+    [
+        inspect.Parameter("x", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("accuracy", inspect.Parameter.KEYWORD_ONLY, default=None),
+    ]
+)
+
+
+def without_accuracy(function: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
+    """``function(x, *, accuracy=None)`` for a unary function that predates the keyword.
+
+    ``accuracy=`` (a ``Tolerance`` or ``AccuracyMode``) came in JAX 0.6.0 (``erfc``'s in
+    0.12.0); None, the default implementation, is the only value older releases can honour.
     """
+    name = function.__name__
 
     @functools.wraps(function)
     def adapted(x: Any, *, accuracy: Any = None) -> jax.Array:
         if accuracy is not None:
             raise _no_option(
-                function.__name__, "accuracy", "0.6.0", "has no accuracy-selected implementations"
+                name,
+                "accuracy",
+                _first_release_with(name, "accuracy"),
+                f"has no accuracy-selected implementations of {name}",
             )
         return function(x)
 
-    adapted.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            inspect.Parameter("x", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-            inspect.Parameter("accuracy", inspect.Parameter.KEYWORD_ONLY, default=None),
-        ]
-    )
+    adapted.__signature__ = _UNARY_ACCURACY  # type: ignore[attr-defined]
+    return adapted
+
+
+def keyword_only_accuracy(function: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
+    """``function(x, *, accuracy=None)`` for JAX 0.6.0-0.9.1, where accuracy was positional.
+
+    JAX 0.9.2 made ``accuracy`` keyword-only; the values it takes are unchanged.
+    """
+
+    @functools.wraps(function)
+    def adapted(x: Any, *, accuracy: Any = None) -> jax.Array:
+        return function(x, accuracy=accuracy)
+
+    adapted.__signature__ = _UNARY_ACCURACY  # type: ignore[attr-defined]
     return adapted
 
 
@@ -378,17 +410,21 @@ def without_out_sharding(function: Callable[..., jax.Array]) -> Callable[..., ja
     ``out_sharding=`` places the result under explicit sharding (sharding in types); None,
     the result's default placement, is the only value an older signature can honour.
     """
+    # The reductions before 0.5.1 are jax._src.lax.lax's private _reduce_sum etc.
+    name = function.__name__.lstrip("_")
 
     @functools.wraps(function)
     def adapted(*args: Any, out_sharding: Any = None, **kwargs: Any) -> jax.Array:
         if out_sharding is not None:
-            raise TypeError(
-                f"jaxcompat.lax.{function.__name__.lstrip('_')}(out_sharding=...) is not "
-                f"supported on JAX {JAX_VERSION_STRING}: its {function.__name__} has no "
-                "out_sharding. Upgrade JAX, or leave out_sharding out."
+            raise _no_option(
+                name,
+                "out_sharding",
+                _first_release_with(name, "out_sharding"),
+                f"has no out_sharding for {name}",
             )
         return function(*args, **kwargs)
 
+    adapted.__name__ = name
     signature = inspect.signature(function)
     parameters = [
         p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD

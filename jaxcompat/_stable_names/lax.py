@@ -29,39 +29,52 @@ NAMES: tuple[StableName, ...] = (
             "polynomial",  # 0.12.0
         )
     ),
-    # exp2 came in 0.4.18 and took accuracy= from 0.6.0.
+    # exp2 came in 0.4.18 and took accuracy= from 0.6.0, keyword-only from 0.9.2.
     StableName(
         "lax.exp2",
         (
-            Source("jax.lax:exp2", releases=">=0.6.0"),
+            Source("jax.lax:exp2", releases=">=0.9.2"),
+            Source("jax.lax:exp2", adapter="lax:keyword_only_accuracy", releases=">=0.6.0"),
             Source("jax.lax:exp2", adapter="lax:without_accuracy"),
             Source(f"{BACKPORTS}:exp2"),
         ),
     ),
-    # Unary functions that gained accuracy= in 0.6.0 (erfc in 0.12.0).
+    # Unary functions that gained accuracy= in 0.6.0, keyword-only from 0.9.2.
     *(
         StableName(
             f"lax.{name}",
             (
-                Source(f"jax.lax:{name}", releases=f">={release}"),
+                Source(f"jax.lax:{name}", releases=">=0.9.2"),
+                Source(
+                    f"jax.lax:{name}",
+                    adapter="lax:keyword_only_accuracy",
+                    releases=">=0.6.0,<0.9.2",
+                ),
                 Source(f"jax.lax:{name}", adapter="lax:without_accuracy"),
             ),
         )
-        for name, release in (
-            ("cbrt", "0.6.0"),
-            ("cos", "0.6.0"),
-            ("erfc", "0.12.0"),
-            ("exp", "0.6.0"),
-            ("expm1", "0.6.0"),
-            ("log", "0.6.0"),
-            ("log1p", "0.6.0"),
-            ("logistic", "0.6.0"),
-            ("rsqrt", "0.6.0"),
-            ("sin", "0.6.0"),
-            ("sqrt", "0.6.0"),
-            ("tan", "0.6.0"),
-            ("tanh", "0.6.0"),
+        for name in (
+            "cbrt",
+            "cos",
+            "exp",
+            "expm1",
+            "log",
+            "log1p",
+            "logistic",
+            "rsqrt",
+            "sin",
+            "sqrt",
+            "tan",
+            "tanh",
         )
+    ),
+    # erfc took accuracy= (keyword-only) in 0.12.0.
+    StableName(
+        "lax.erfc",
+        (
+            Source("jax.lax:erfc", releases=">=0.12.0"),
+            Source("jax.lax:erfc", adapter="lax:without_accuracy"),
+        ),
     ),
     # The reductions were public from 0.5.1; before, jax.lax.lax has the same functions (they
     # bind the same primitives) under private names. reduce_sum gained out_sharding= in
