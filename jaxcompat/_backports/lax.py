@@ -240,7 +240,7 @@ def mulhi(x: Any, y: Any, /) -> jax.Array:
                 f"dtypes at position {position} are subtypes of integer."
             )
     x, y = _broadcast_pair("mulhi", x, y)
-    bits = jnp.iinfo(x.dtype).bits
+    bits = np.iinfo(x.dtype).bits
     half = bits // 2
     unsigned = np.dtype(f"uint{bits}")
     ux = lax.bitcast_convert_type(x, unsigned)
@@ -343,7 +343,7 @@ def axis_size(axis_name: Hashable) -> int:
     ``psum`` of the constant 1 is the axis size as a Python int on every release: JAX reads
     it from the axis environment without staging a collective.
     """
-    size: int = lax.psum(1, axis_name)
+    size: int = lax.psum(1, axis_name)  # type: ignore[no-untyped-call]
     return size
 
 
