@@ -2,17 +2,13 @@
 
 Each backport binds only the installed release's ``jax.lax`` operations, so it traces, jits,
 vmaps and differentiates as the native one does, with the newest JAX's signature, results,
-dtypes and error messages. The adapters at the end give native functions the keywords
-(``accuracy=``, ``out_sharding=``) that the newest JAX added to them, accepting the only value
-an older release can honour.
+dtypes and error messages. ``lax_adapters`` gives native functions the newest keywords.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import jax
@@ -22,7 +18,6 @@ from jax import lax
 from jax._src import dtypes
 from jax._src.lax import lax as lax_internal
 
-from .. import _surface
 from .._version import JAX_VERSION_STRING
 
 __all__ = [
@@ -30,7 +25,6 @@ __all__ = [
     "broadcast_like",
     "empty",
     "exp2",
-    "keyword_only_accuracy",
     "log2",
     "mulhi",
     "one_minus_square",
@@ -40,8 +34,6 @@ __all__ = [
     "stack",
     "tile",
     "unstack",
-    "without_accuracy",
-    "without_out_sharding",
 ]
 
 _FLOATING = "floating, complexfloating"
@@ -62,7 +54,7 @@ def _check_dtype(name: str, x: jax.Array, accepted: str, kinds: tuple[Any, ...])
         )
 
 
-def _no_option(name: str, option: str, release: str, why: str) -> TypeError:
+def no_option(name: str, option: str, release: str, why: str) -> TypeError:
     return TypeError(
         f"jaxcompat.lax.{name}({option}=...) needs JAX {release} or newer; JAX "
         f"{JAX_VERSION_STRING} {why}. Leave {option} out."
@@ -158,7 +150,7 @@ def unstack(x: Any, axis: int = 0) -> tuple[jax.Array, ...]:
 def empty(shape: Any, dtype: Any, *, out_sharding: Any = None) -> jax.Array:
     """``jax.lax.empty`` (JAX 0.7.2): an array whose values are unspecified (here zeros)."""
     if out_sharding is not None:
-        raise _no_option("empty", "out_sharding", "0.7.2", "has no lax.empty with a sharding")
+        raise no_option("empty", "out_sharding", "0.7.2", "has no lax.empty with a sharding")
     return jnp.zeros(shape, dtype)
 
 
@@ -169,7 +161,7 @@ def empty(shape: Any, dtype: Any, *, out_sharding: Any = None) -> jax.Array:
 def exp2(x: Any, *, accuracy: Any = None) -> jax.Array:
     """``jax.lax.exp2`` (JAX 0.4.18): ``2**x``, computed as ``exp(log(2) * x)`` as JAX does."""
     if accuracy is not None:
-        raise _no_option("exp2", "accuracy", "0.6.0", "has no accuracy-selected implementations")
+        raise no_option("exp2", "accuracy", "0.6.0", "has no accuracy-selected implementations")
     x = jnp.asarray(x)
     _check_dtype("exp2", x, _FLOATING, (jnp.floating, jnp.complexfloating))
     return lax.exp(lax.mul(lax.full_like(x, math.log(2), shape=()), x))
@@ -178,7 +170,7 @@ def exp2(x: Any, *, accuracy: Any = None) -> jax.Array:
 def log2(x: Any, *, accuracy: Any = None) -> jax.Array:
     """``jax.lax.log2`` (JAX 0.11.2): ``log(x) * (1 / log(2))``, as JAX 0.11.2 lowers it."""
     if accuracy is not None:
-        raise _no_option("log2", "accuracy", "0.11.2", "has no lax.log2 primitive")
+        raise no_option("log2", "accuracy", "0.11.2", "has no lax.log2 primitive")
     x = jnp.asarray(x)
     _check_dtype("log2", x, _FLOATING, (jnp.floating, jnp.complexfloating))
     return lax.mul(lax.log(x), lax.full_like(x, 1 / math.log(2), shape=()))
@@ -345,94 +337,3 @@ def axis_size(axis_name: Hashable) -> int:
     """
     size: int = lax.psum(1, axis_name)  # type: ignore[no-untyped-call]
     return size
-
-
-# --- adapters: keywords the newest JAX added to native functions --------------------------
-
-
-def _first_release_with(name: str, keyword: str) -> str:
-    """The first JAX release whose ``jax.lax.<name>`` takes ``keyword=``."""
-    return next(
-        release
-        for release, signature in _surface.signature_runs(f"jax.lax.{name}")
-        if signature is not None and f"{keyword}=" in signature.split(",")
-    )
-
-
-_UNARY_ACCURACY = inspect.Signature(
-    [
-        inspect.Parameter("x", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-        inspect.Parameter("accuracy", inspect.Parameter.KEYWORD_ONLY, default=None),
-    ]
-)
-
-
-def without_accuracy(function: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
-    """``function(x, *, accuracy=None)`` for a unary function that predates the keyword.
-
-    ``accuracy=`` (a ``Tolerance`` or ``AccuracyMode``) came in JAX 0.6.0 (``erfc``'s in
-    0.12.0); None, the default implementation, is the only value older releases can honour.
-    """
-    name = function.__name__
-
-    @functools.wraps(function)
-    def adapted(x: Any, *, accuracy: Any = None) -> jax.Array:
-        if accuracy is not None:
-            raise _no_option(
-                name,
-                "accuracy",
-                _first_release_with(name, "accuracy"),
-                f"has no accuracy-selected implementations of {name}",
-            )
-        return function(x)
-
-    adapted.__signature__ = _UNARY_ACCURACY  # type: ignore[attr-defined]
-    return adapted
-
-
-def keyword_only_accuracy(function: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
-    """``function(x, *, accuracy=None)`` for JAX 0.6.0-0.9.1, where accuracy was positional.
-
-    JAX 0.9.2 made ``accuracy`` keyword-only; the values it takes are unchanged.
-    """
-
-    @functools.wraps(function)
-    def adapted(x: Any, *, accuracy: Any = None) -> jax.Array:
-        return function(x, accuracy=accuracy)
-
-    adapted.__signature__ = _UNARY_ACCURACY  # type: ignore[attr-defined]
-    return adapted
-
-
-def without_out_sharding(function: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
-    """``function(..., *, out_sharding=None)`` for a function that predates the keyword.
-
-    ``out_sharding=`` places the result under explicit sharding (sharding in types); None,
-    the result's default placement, is the only value an older signature can honour.
-    """
-    # The reductions before 0.5.1 are jax._src.lax.lax's private _reduce_sum etc.
-    name = function.__name__.lstrip("_")
-
-    @functools.wraps(function)
-    def adapted(*args: Any, out_sharding: Any = None, **kwargs: Any) -> jax.Array:
-        if out_sharding is not None:
-            raise _no_option(
-                name,
-                "out_sharding",
-                _first_release_with(name, "out_sharding"),
-                f"has no out_sharding for {name}",
-            )
-        return function(*args, **kwargs)
-
-    adapted.__name__ = name
-    signature = inspect.signature(function)
-    parameters = [
-        p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD
-    ]
-    parameters.append(
-        inspect.Parameter("out_sharding", inspect.Parameter.KEYWORD_ONLY, default=None)
-    )
-    adapted.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=parameters
-    )
-    return adapted

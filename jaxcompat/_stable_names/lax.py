@@ -34,8 +34,10 @@ NAMES: tuple[StableName, ...] = (
         "lax.exp2",
         (
             Source("jax.lax:exp2", releases=">=0.9.2"),
-            Source("jax.lax:exp2", adapter="lax:keyword_only_accuracy", releases=">=0.6.0"),
-            Source("jax.lax:exp2", adapter="lax:without_accuracy"),
+            Source(
+                "jax.lax:exp2", adapter="lax_adapters:keyword_only_accuracy", releases=">=0.6.0"
+            ),
+            Source("jax.lax:exp2", adapter="lax_adapters:without_accuracy"),
             Source(f"{BACKPORTS}:exp2"),
         ),
     ),
@@ -47,10 +49,10 @@ NAMES: tuple[StableName, ...] = (
                 Source(f"jax.lax:{name}", releases=">=0.9.2"),
                 Source(
                     f"jax.lax:{name}",
-                    adapter="lax:keyword_only_accuracy",
+                    adapter="lax_adapters:keyword_only_accuracy",
                     releases=">=0.6.0,<0.9.2",
                 ),
-                Source(f"jax.lax:{name}", adapter="lax:without_accuracy"),
+                Source(f"jax.lax:{name}", adapter="lax_adapters:without_accuracy"),
             ),
         )
         for name in (
@@ -73,7 +75,7 @@ NAMES: tuple[StableName, ...] = (
         "lax.erfc",
         (
             Source("jax.lax:erfc", releases=">=0.12.0"),
-            Source("jax.lax:erfc", adapter="lax:without_accuracy"),
+            Source("jax.lax:erfc", adapter="lax_adapters:without_accuracy"),
         ),
     ),
     # The reductions were public from 0.5.1; before, jax.lax.lax has the same functions (they
@@ -84,8 +86,8 @@ NAMES: tuple[StableName, ...] = (
             f"lax.{name}",
             (
                 Source(f"jax.lax:{name}", releases=f">={release}"),
-                Source(f"jax.lax:{name}", adapter="lax:without_out_sharding"),
-                Source(f"jax._src.lax.lax:_{name}", adapter="lax:without_out_sharding"),
+                Source(f"jax.lax:{name}", adapter="lax_adapters:without_out_sharding"),
+                Source(f"jax._src.lax.lax:_{name}", adapter="lax_adapters:without_out_sharding"),
             ),
         )
         for name, release in (
@@ -185,7 +187,7 @@ NAMES: tuple[StableName, ...] = (
         "lax.ragged_dot",
         (
             Source("jax.lax:ragged_dot", releases=">=0.10.1"),
-            Source("jax.lax:ragged_dot", adapter="lax:without_out_sharding"),
+            Source("jax.lax:ragged_dot", adapter="lax_adapters:without_out_sharding"),
         ),
         first="0.4.29",
         reason="it has no ragged (grouped) matrix product",
@@ -203,7 +205,7 @@ NAMES: tuple[StableName, ...] = (
         "lax.ragged_dot_general",
         (
             Source("jax.lax:ragged_dot_general", releases=">=0.10.1"),
-            Source("jax.lax:ragged_dot_general", adapter="lax:without_out_sharding"),
+            Source("jax.lax:ragged_dot_general", adapter="lax_adapters:without_out_sharding"),
         ),
         first="0.5.3",
         reason="ragged matrix products with general dimension numbers do not exist before it",
