@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from jax import tree_util
 from jax._src import tree_util as tree_util_internal
@@ -143,7 +143,8 @@ def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Hashable]:
     children, meta = tree_util_internal.flatten_one_level(tree)
     kind = type(tree)
     if _is_unregistered_namedtuple(tree):
-        return list(children), kind if meta is None else meta
+        # Its type is its metadata (None before JAX 0.4.26).
+        return list(children), cast(Hashable, kind) if meta is None else meta
     if kind in _LIST_CHILDREN:
         return list(children), meta
     flattened = tree_util_internal._registry[kind].to_iter(tree)[0]
