@@ -20,29 +20,7 @@ from jax._src import core as core_internal
 
 import jaxcompat
 from jaxcompat import _namespace, _surface
-from jaxcompat._stable_names import by_path
-from jaxcompat._version import parse_release
-
-TABLE = by_path()
-
-
-def available(path):
-    first = TABLE[path].first
-    return first is None or parse_release(first) <= jaxcompat.JAX_VERSION
-
-
-def lookup(path):
-    found = jaxcompat
-    for part in path.split("."):
-        found = getattr(found, part)
-    return found
-
-
-def needs(path):
-    """The name, or a skip where the stable-name table says the release cannot have it."""
-    if not available(path):
-        pytest.skip(f"jaxcompat.{path} needs JAX {TABLE[path].first}")
-    return lookup(path)
+from tests._stable_names_helpers import TABLE, available, needs
 
 
 def closed_jaxpr():

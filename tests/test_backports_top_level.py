@@ -21,24 +21,11 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import jaxcompat
-from jaxcompat._stable_names import by_path
-from jaxcompat._version import parse_release
+from tests._stable_names_helpers import needs
 
 # The same examples on every row (derandomized), and few of them: each example compiles
 # its own shapes, and the suite runs on every row and Python of the matrix.
 few = settings(max_examples=4, deadline=None, derandomize=True, database=None)
-TABLE = by_path()
-
-
-def needs(path):
-    """The name, or a skip where the stable-name table says the release cannot have it."""
-    first = TABLE[path].first
-    if first is not None and parse_release(first) > jaxcompat.JAX_VERSION:
-        pytest.skip(f"jaxcompat.{path} needs JAX {first}")
-    found = jaxcompat
-    for part in path.split("."):
-        found = getattr(found, part)
-    return found
 
 
 def float_arrays(shape):

@@ -15,30 +15,8 @@ import pytest
 import jaxcompat
 import jaxcompat.numpy as jnp
 from jaxcompat import _namespace
-from jaxcompat._stable_names import STABLE_NAMES, by_path
-from jaxcompat._version import parse_release
-
-TABLE = by_path()
-
-
-def available(path):
-    first = TABLE[path].first
-    return first is None or parse_release(first) <= jaxcompat.JAX_VERSION
-
-
-def lookup(path):
-    found = jaxcompat
-    for part in path.split("."):
-        found = getattr(found, part)
-    return found
-
-
-def needs(path):
-    """Skip a behaviour test where the table says the release cannot have the name."""
-    if not available(path):
-        pytest.skip(f"jaxcompat.{path} needs JAX {TABLE[path].first} (see the table test)")
-    return lookup(path)
-
+from jaxcompat._stable_names import STABLE_NAMES
+from tests._stable_names_helpers import TABLE, available, lookup, needs
 
 # --- Forwarding: JAX's own objects ------------------------------------------------------------
 
