@@ -12,33 +12,21 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import jaxcompat
 import jaxcompat.lax as lax
 from jaxcompat import _surface
+from tests._backport_helpers import SHAPES, assert_same, few
 
-# The same examples on every row (derandomized), and few of them: each example compiles
-# its own shapes, and the suite runs on every row and Python of the matrix.
-few = settings(max_examples=4, deadline=None, derandomize=True, database=None)
-
-SHAPES = hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4)
 NEWEST = _surface.rows()[-1]
 
 
 def float_arrays(low=-4.0, high=4.0, shape=SHAPES):
     elements = st.floats(low, high, width=32, allow_subnormal=False)
     return hnp.arrays(np.float32, shape, elements=elements)
-
-
-def assert_same(actual, expected, *, rtol=2e-6, atol=1e-6):
-    """Same dtype, shape and values."""
-    expected = np.asarray(expected)
-    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
-    assert actual.shape == expected.shape, (actual.shape, expected.shape)
-    np.testing.assert_allclose(np.asarray(actual), expected, rtol=rtol, atol=atol)
 
 
 def weak(x):

@@ -13,18 +13,12 @@ import jax
 import jax.numpy as np_jax
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import jaxcompat.numpy as jnp
-
-# Every example runs JAX operations eagerly: a few examples per property keep the suite fast.
-# The same examples on every row (derandomized), and few of them: each example compiles
-# its own shapes, and the suite runs on every row and Python of the matrix.
-few = settings(max_examples=4, deadline=None, derandomize=True, database=None)
-
-SHAPES = hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4)
+from tests._backport_helpers import SHAPES, few
 
 
 def floats(low=-100.0, high=100.0):

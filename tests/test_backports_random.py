@@ -13,14 +13,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import jaxcompat.random as random
-
-# The same examples on every row (derandomized), and few of them: each example compiles
-# its own shapes, and the suite runs on every row and Python of the matrix.
-few = settings(max_examples=4, deadline=None, derandomize=True, database=None)
+from tests._backport_helpers import few
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -16,16 +16,13 @@ import jax
 import jax.numpy as np_jax
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import jaxcompat
+from tests._backport_helpers import few
 from tests._stable_names_helpers import needs
-
-# The same examples on every row (derandomized), and few of them: each example compiles
-# its own shapes, and the suite runs on every row and Python of the matrix.
-few = settings(max_examples=4, deadline=None, derandomize=True, database=None)
 
 
 def float_arrays(shape):
