@@ -204,7 +204,6 @@ def test_one_hot_with_an_output_sharding():
 
 
 UNAVAILABLE = [
-    ("dot_product_attention", "0.4.31"),
     ("scaled_matmul", "0.5.3"),
     ("scaled_dot_general", "0.5.3"),
     ("get_scaled_dot_general_config", "0.6.0"),

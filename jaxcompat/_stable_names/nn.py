@@ -44,13 +44,13 @@ NAMES: tuple[StableName, ...] = (
             Source("jaxcompat._backports.nn:one_hot"),
         ),
     ),
+    # dot_product_attention (0.4.31) gained keywords until 0.8.1, and 0.10.1 keeps float64
+    # masked logits finite in its float32 softmax; the backport is its XLA path as of 0.10.1.
     StableName(
         "nn.dot_product_attention",
-        (Source("jax.nn:dot_product_attention"),),
-        first="0.4.31",
-        reason=(
-            "the fused attention behind its implementation= choice (XLA or cuDNN)"
-            " does not exist before it"
+        (
+            Source("jax.nn:dot_product_attention", releases=">=0.10.1"),
+            Source("jaxcompat._backports.nn_attention:dot_product_attention"),
         ),
     ),
     StableName(
