@@ -134,23 +134,40 @@ NAMES: tuple[StableName, ...] = (
         first="0.5.1",
         reason="jaxprs carry an optional JaxprDebugInfo, not a DebugInfo, before it",
     ),
-    # These read the trace state of the 0.4.34 'stackless' tracing machinery.
+    # Trace-state queries. Older releases keep a stack of main traces and of axis frames,
+    # which give the same answers (jaxcompat._backports.trace_state), except where noted.
+    StableName(
+        "extend.core.unsafe_am_i_under_a_jit_DO_NOT_USE",
+        (
+            Source("jax.extend.core:unsafe_am_i_under_a_jit_DO_NOT_USE"),
+            Source("jax._src.core:unsafe_am_i_under_a_jit", releases=">=0.4.34"),
+            Source("jaxcompat._backports.trace_state:unsafe_am_i_under_a_jit"),
+        ),
+    ),
+    # Until 0.4.36 a vmap without axis_name pushes a frame named by a private sentinel.
     *(
         StableName(
             f"extend.core.{name}_DO_NOT_USE",
             (
-                Source(f"jax.extend.core:{name}_DO_NOT_USE"),
-                Source(f"jax._src.core:{name}"),
+                Source(f"jax.extend.core:{name}_DO_NOT_USE", releases=">=0.4.36"),
+                Source(f"jax._src.core:{name}", releases=">=0.4.36"),
+                Source(f"jaxcompat._backports.trace_state:{name}"),
             ),
-            first="0.4.34",
-            reason=NO_STACKLESS,
         )
-        for name in (
-            "nonempty_axis_env",
-            "unsafe_am_i_under_a_jit",
-            "unsafe_am_i_under_a_vmap",
-            "unsafe_get_axis_names",
-        )
+        for name in ("nonempty_axis_env", "unsafe_get_axis_names")
+    ),
+    # From 0.4.34 to 0.6.0 a function traced by jit (or cond, scan, ...) inside a vmap does
+    # not see the vmap: the jaxpr trace has no parent until 0.6.2.
+    StableName(
+        "extend.core.unsafe_am_i_under_a_vmap_DO_NOT_USE",
+        (
+            Source("jax.extend.core:unsafe_am_i_under_a_vmap_DO_NOT_USE", releases=">=0.6.2"),
+            Source("jax._src.core:unsafe_am_i_under_a_vmap", releases=">=0.6.2"),
+        ),
+        first="0.6.2",
+        reason=(
+            "a function traced by jit, cond or scan inside a vmap does not see the vmap before it"
+        ),
     ),
     # Call primitives whose rules evaluate their jaxpr (jax._src.lax.eval_jaxpr, 0.11.1).
     *(
