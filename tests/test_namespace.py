@@ -390,9 +390,39 @@ def test_dtype_like_accepts_what_jax_does():
 
 
 def test_zero_from_primal():
-    zero_from_primal = needs("custom_derivatives.zero_from_primal")
-    zero = zero_from_primal(np_jax.ones((2, 3)), symbolic_zeros=True)
-    assert zero.shape == (2, 3)
+    zero_from_primal = jaxcompat.custom_derivatives.zero_from_primal
+    primal = {"x": np_jax.ones((2, 3)), "n": np.arange(3), "b": np_jax.ones(2, np_jax.bfloat16)}
+    zeros = zero_from_primal(primal)
+    assert zeros["x"].dtype == np.float32 and zeros["x"].shape == (2, 3)
+    assert not np.asarray(zeros["x"]).any()
+    assert zeros["b"].dtype == np_jax.bfloat16
+    # Integers have float0 tangents.
+    assert zeros["n"].dtype == jax.dtypes.float0 and zeros["n"].shape == (3,)
+    symbolic = zero_from_primal(primal, symbolic_zeros=True)
+    assert all(type(z) is jax.custom_derivatives.SymbolicZero for z in symbolic.values())
+    assert symbolic["x"].shape == (2, 3) and symbolic["x"].dtype == np.float32
+    assert symbolic["n"].dtype == jax.dtypes.float0
+
+
+def test_zero_from_primal_in_a_custom_vjp():
+    # The use it was made public for: a backward pass that returns no cotangent for an input.
+    @jax.custom_vjp
+    def scale(x, y):
+        return x * y
+
+    def forward(x, y):
+        return x * y, (x, y)
+
+    def backward(residuals, g):
+        _, y = residuals
+        return g * y, jaxcompat.custom_derivatives.zero_from_primal(y)
+
+    scale.defvjp(forward, backward)
+    gx, gy = jax.grad(lambda x, y: scale(x, y).sum(), argnums=(0, 1))(
+        np_jax.ones(3), np_jax.arange(3.0)
+    )
+    np.testing.assert_array_equal(gx, [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(gy, [0.0, 0.0, 0.0])
 
 
 def test_clip_takes_the_newest_keywords():

@@ -23,10 +23,12 @@ NAMES: tuple[StableName, ...] = (
         reason="typed PRNG key arrays (jax.random.key) do not exist before it",
     ),
     # --- jax.custom_derivatives -------------------------------------------------------------
+    # Public from 0.4.34; the symbolic zeros and zero tangents it builds are older.
     StableName(
         "custom_derivatives.zero_from_primal",
-        (Source("jax.custom_derivatives:zero_from_primal"),),
-        first="0.4.34",
-        reason="custom_vjp's symbolic zeros have no public constructor before it",
+        (
+            Source("jax.custom_derivatives:zero_from_primal"),
+            Source("jaxcompat._backports.custom_derivatives:zero_from_primal"),
+        ),
     ),
 )
