@@ -183,14 +183,20 @@ NAMES: tuple[StableName, ...] = (
         first="0.8.2",
         reason=NO_VARYING_AXES,
     ),
+    # ragged_dot (0.4.29) had no derivative until 0.4.31, no batching rule until 0.4.35, and
+    # the newest checks of group_sizes from 0.5.3; the backport is composed as the newest JAX
+    # computes it on CPU.
     StableName(
         "lax.ragged_dot",
         (
             Source("jax.lax:ragged_dot", releases=">=0.10.1"),
-            Source("jax.lax:ragged_dot", adapter="lax_adapters:without_out_sharding"),
+            Source(
+                "jax.lax:ragged_dot",
+                adapter="lax_adapters:without_out_sharding",
+                releases=">=0.5.3",
+            ),
+            Source("jaxcompat._backports.lax_ragged:ragged_dot"),
         ),
-        first="0.4.29",
-        reason="it has no ragged (grouped) matrix product",
     ),
     *(
         StableName(
