@@ -581,12 +581,46 @@ def test_ragged_dot_group_offset_is_refused():
         )
 
 
+# --- FftType (0.4.35) ---------------------------------------------------------------------
+
+
+def test_fft_type_members_and_values():
+    assert {member.name: int(member) for member in lax.FftType} == {
+        "FFT": 0,
+        "IFFT": 1,
+        "RFFT": 2,
+        "IRFFT": 3,
+    }
+
+
+@pytest.mark.parametrize(
+    ("member", "make_input", "reference"),
+    [
+        ("FFT", lambda x: x.astype(np.complex64), np.fft.fft),
+        ("IFFT", lambda x: x.astype(np.complex64), np.fft.ifft),
+        ("RFFT", lambda x: x, np.fft.rfft),
+        ("IRFFT", lambda x: np.fft.rfft(x).astype(np.complex64), lambda y: np.fft.irfft(y, 6)),
+    ],
+)
+def test_fft_takes_fft_type(member, make_input, reference):
+    x = make_input(np.arange(6, dtype=np.float32))
+    result = lax.fft(x, getattr(lax.FftType, member), (6,))
+    assert_same(result, reference(x).astype(result.dtype), rtol=1e-5, atol=1e-5)
+    assert result.dtype == (np.float32 if member == "IRFFT" else np.complex64)
+    by_name = lax.fft(x, member.lower(), (6,))
+    np.testing.assert_array_equal(by_name, result)
+
+
+def test_fft_refuses_other_types():
+    with pytest.raises(TypeError, match="Unknown FFT type value '5'"):
+        lax.fft(np.ones(4, np.complex64), 5, (4,))
+
+
 UNAVAILABLE = [
     ("AccuracyMode", "0.6.0"),
     ("Tolerance", "0.6.0"),
     ("optimization_barrier", "0.5.3"),
     ("platform_dependent", "0.4.21"),
-    ("FftType", "0.4.35"),
     ("DotAlgorithm", "0.4.35"),
     ("DotAlgorithmPreset", "0.4.35"),
     ("polygamma", "0.4.18"),

@@ -133,11 +133,21 @@ NAMES: tuple[StableName, ...] = (
         first="0.4.21",
         reason="JAX cannot stage out a choice of code by the platform compiled for before it",
     ),
+    # FftType became JAX's own IntEnum in 0.4.35 (jaxlib's xla_client.FftType before, which
+    # lax.fft no longer takes); the backport has its members and values.
     StableName(
         "lax.FftType",
-        (Source("jax.lax:FftType"),),
-        first="0.4.35",
-        reason="lax.fft takes jaxlib's xla_client.FftType, a different enum, before it",
+        (
+            Source("jax.lax:FftType", releases=">=0.4.35"),
+            Source("jaxcompat._backports.lax_fft:FftType"),
+        ),
+    ),
+    StableName(
+        "lax.fft",
+        (
+            Source("jax.lax:fft", releases=">=0.4.35"),
+            Source("jax.lax:fft", adapter="lax_fft:fft_taking_fft_type"),
+        ),
     ),
     # In 0.4.34 an algorithm was dot_general's algorithm= argument; from 0.4.35 on it is
     # passed as precision=.
