@@ -197,6 +197,24 @@ def test_extend_core_under_a_vmap():
     assert seen == [True, True, False]
 
 
+# --- jax.extend.sharding ---------------------------------------------------------------------
+
+
+def test_extend_sharding_round_trips_a_serialized_sharding():
+    from jax._src import sharding_impls
+    from jax._src.lib import xla_client
+
+    sharding = jaxcompat.extend.sharding
+    assert sharding.GSPMDSharding is sharding_impls.GSPMDSharding
+    replicated = xla_client.HloSharding.replicate()
+    serialized = sharding.get_serialized_proto_from_hlo_sharding(replicated)
+    assert isinstance(serialized, bytes)
+    proto = sharding.get_op_sharding_from_serialized_proto(serialized)
+    assert isinstance(proto, xla_client.OpSharding)
+    assert proto.type == xla_client.OpSharding.Type.REPLICATED
+    assert sharding.get_hlo_sharding_from_serialized_proto(serialized) == replicated
+
+
 # --- jax.tree_util.flatten_one_level(_with_keys) ---------------------------------------------
 
 Point = collections.namedtuple("Point", "x y")

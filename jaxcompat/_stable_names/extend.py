@@ -194,6 +194,12 @@ NAMES: tuple[StableName, ...] = (
         for name in ("create_call_primitive", "register_call_primitive_rules")
     ),
     # --- jax.extend: its submodules --------------------------------------------------------
+    # extend.sharding (0.7.0): the GSPMD sharding class and jaxlib's proto conversions, which
+    # every release has.
+    StableName(
+        "extend.sharding",
+        (Source("jax.extend:sharding"), Source("jaxcompat._backports:extend_sharding")),
+    ),
     # Older releases keep these internals elsewhere (jax.linear_util, jax.interpreters.mlir,
     # jax.interpreters.xla, ...), in modules with other public names: none is the newest
     # module.
@@ -211,7 +217,6 @@ NAMES: tuple[StableName, ...] = (
             ("mlir", "0.4.22"),
             ("pallas", "0.10.0"),
             ("random", "0.4.18"),
-            ("sharding", "0.7.0"),
             ("source_info_util", "0.4.19"),
             ("xla", "0.10.2"),
         )
