@@ -8,10 +8,10 @@ or two calls of jaxlib's own API.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from jax._src import sharding_impls as jax_sharding_impls
-from jax._src.lib import xla_client as jax_xla_client
 
 __all__ = [
     "GSPMDSharding",
@@ -20,8 +20,8 @@ __all__ = [
     "get_serialized_proto_from_hlo_sharding",
 ]
 
-# Private on every release, and untyped.
-xla_client: Any = jax_xla_client
+# Private on every release; the typed jaxlib stubs do not export it.
+xla_client: Any = importlib.import_module("jax._src.lib").xla_client
 
 GSPMDSharding: Any = jax_sharding_impls.GSPMDSharding
 
