@@ -39,6 +39,7 @@ BACKPORTED = [
     "broadcast_like",
     "empty",
     "exp2",
+    "fft",
     "log2",
     "mulhi",
     "one_minus_square",
@@ -51,6 +52,7 @@ BACKPORTED = [
     "reduce_sum",
     "reduce_xor",
     "scatter_sub",
+    "shape_as_value",
     "split",
     "stack",
     "tile",
@@ -616,6 +618,20 @@ def test_fft_refuses_other_types():
         lax.fft(np.ones(4, np.complex64), 5, (4,))
 
 
+# --- shape_as_value (0.6.0; int32 from 0.7.2) --------------------------------------------------
+
+
+def test_shape_as_value():
+    value = lax.shape_as_value((2, 3))
+    assert type(value) is np.ndarray and value.dtype == np.int32
+    np.testing.assert_array_equal(value, [2, 3])
+    big = lax.shape_as_value((2**31, 1))
+    assert type(big) is np.ndarray and big.dtype == np.int64
+    np.testing.assert_array_equal(big, [2**31, 1])
+    empty = lax.shape_as_value(())
+    assert isinstance(empty, jax.Array) and empty.dtype == np.int32 and empty.shape == (0,)
+
+
 UNAVAILABLE = [
     ("AccuracyMode", "0.6.0"),
     ("Tolerance", "0.6.0"),
@@ -634,7 +650,6 @@ UNAVAILABLE = [
     ("composite", "0.5.0"),
     ("dce_sink", "0.10.0"),
     ("scaled_dot", "0.9.1"),
-    ("shape_as_value", "0.6.0"),
     ("stage", "0.10.1"),
 ]
 

@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax._src import core as private_core
 from jax._src import dtypes
 from jax._src.lax import lax as lax_internal
 
@@ -30,6 +31,7 @@ __all__ = [
     "one_minus_square",
     "polynomial",
     "scatter_sub",
+    "shape_as_value",
     "split",
     "stack",
     "tile",
@@ -37,6 +39,9 @@ __all__ = [
 ]
 
 _FLOATING = "floating, complexfloating"
+
+# Shape helpers are private on every release, and untyped.
+jax_core: Any = private_core
 
 
 def _axis(axis: int, ndim: int) -> int:
@@ -337,3 +342,31 @@ def axis_size(axis_name: Hashable) -> int:
     """
     size: int = lax.psum(1, axis_name)  # type: ignore[no-untyped-call]
     return size
+
+
+def _index_dtype(shape: Sequence[Any]) -> np.dtype[Any]:
+    # int32 unless a dimension needs int64; a symbolic dimension takes the default int.
+    for d in shape:
+        if not jax_core.is_constant_dim(d):
+            return np.dtype(dtypes.canonicalize_dtype(np.int64))
+        if d > np.iinfo(np.int32).max:
+            return np.dtype(np.int64)
+    return np.dtype(np.int32)
+
+
+def shape_as_value(shape: Sequence[Any]) -> Any:
+    """``jax.lax.shape_as_value`` as of JAX 0.7.2: a shape as an integer vector.
+
+    A constant shape is a NumPy array, int32 unless a dimension needs int64 (before 0.7.2
+    always int64); a shape with symbolic dimensions is a JAX array computed from them.
+    """
+    dtype = _index_dtype(shape)
+    if len(shape) == 0:
+        return lax.full((0,), np.array(0, dtype))
+    if jax_core.is_constant_shape(shape):
+        return np.asarray(shape, dtype=dtype)
+    dims = [
+        lax.expand_dims(lax.convert_element_type(jax_core.dimension_as_value(d), dtype), (0,))
+        for d in shape
+    ]
+    return lax.concatenate(dims, dimension=0)

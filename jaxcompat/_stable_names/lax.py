@@ -257,13 +257,13 @@ NAMES: tuple[StableName, ...] = (
         first="0.9.1",
         reason="block-scaled matrix products (with scale operands) do not exist before it",
     ),
+    # shape_as_value (0.6.0) gave int64 vectors until 0.7.2, and before 0.6.0 it is private
+    # and gives a JAX array for a constant shape.
     StableName(
         "lax.shape_as_value",
-        (Source("jax.lax:shape_as_value"),),
-        first="0.6.0",
-        reason=(
-            "it has only a private shape_as_value, which turns constant shapes into JAX"
-            " arrays rather than NumPy arrays"
+        (
+            Source("jax.lax:shape_as_value", releases=">=0.7.2"),
+            Source("jaxcompat._backports.lax:shape_as_value"),
         ),
     ),
     StableName(
