@@ -16,6 +16,8 @@ JAX's own: it is passed to the release's function where there is one.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +31,17 @@ from .._version import JAX_VERSION_STRING
 __all__ = ["dot_product_attention"]
 
 Window = tuple[int, int]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Options:
+    """The static choices of one call."""
+
+    is_causal: bool
+    scale: float
+    window: Window | None
+    return_residual: bool
+
 
 # jax.numpy's finfo knows bfloat16; it is untyped.
 _finfo: Any = jnp.finfo
@@ -132,19 +145,17 @@ def _attend(
     value: jax.Array,
     bias: jax.Array | None,
     mask: jax.Array | None,
-    is_causal: bool,
-    scale: float,
     q_seqlen: jax.Array | None,
     kv_seqlen: jax.Array | None,
-    local_window_size: Window | None,
-    return_residual: bool,
+    *,
+    options: _Options,
 ) -> Any:
     """One group of query heads: ``query`` is ``BTKH``, ``key`` and ``value`` ``BSKH``."""
     logits = _logits(query, key)
-    logits = logits * jnp.array(scale, dtype=logits.dtype)
+    logits = logits * jnp.array(options.scale, dtype=logits.dtype)
     if bias is not None:
         logits = (logits + bias).astype(logits.dtype)
-    keep = _logits_mask(logits, mask, is_causal, q_seqlen, kv_seqlen, local_window_size)
+    keep = _logits_mask(logits, mask, options.is_causal, q_seqlen, kv_seqlen, options.window)
     if keep is not None:
         logits = jnp.where(keep, logits, _large_negative(logits.dtype))
     # The softmax is always computed in float32.
@@ -154,7 +165,7 @@ def _attend(
     if q_seqlen is not None:
         inside = jnp.arange(0, encoded.shape[1])[None, :] < q_seqlen[:, None]
         encoded = encoded * inside[:, :, None, None].astype(encoded.dtype)
-    if return_residual:
+    if options.return_residual:
         residual = jax.nn.logsumexp(logits, axis=-1).astype(key.dtype)
         return encoded, lax.stop_gradient(jnp.transpose(residual, (0, 2, 1)))
     return encoded
@@ -166,12 +177,9 @@ def _attend_grouped(
     value: jax.Array,
     bias: jax.Array | None,
     mask: jax.Array | None,
-    is_causal: bool,
-    scale: float,
     q_seqlen: jax.Array | None,
     kv_seqlen: jax.Array | None,
-    local_window_size: Window | None,
-    return_residual: bool,
+    options: _Options,
 ) -> Any:
     """All heads: the ``N`` query heads fall into ``K`` groups of ``G``, one per key head."""
     B, T, N, H = query.shape
@@ -188,9 +196,10 @@ def _attend_grouped(
             raise ValueError(f"bias and mask must have 1 or {N} (the query's) heads, but got {tN}")
         return jnp.reshape(t, (tB, K, G, tT, tS))
 
+    # Batched over the G query heads of each group; the sequence lengths are per batch row.
     attend = jax.vmap(
-        _attend,
-        in_axes=(3, None, None, 2, 2, None, None, None, None, None, None),
+        functools.partial(_attend, options=options),
+        in_axes=(3, None, None, 2, 2, None, None),
         out_axes=3,
     )
     out = attend(
@@ -199,14 +208,10 @@ def _attend_grouped(
         value,
         grouped(bias),
         grouped(mask),
-        is_causal,
-        scale,
         q_seqlen,
         kv_seqlen,
-        local_window_size,
-        return_residual,
     )
-    if return_residual:
+    if options.return_residual:
         encoded, residual = out
         return jnp.reshape(encoded, (B, T, N, H)), jnp.reshape(residual, (B, T, N))
     return jnp.reshape(out, (B, T, N, H))
@@ -299,19 +304,14 @@ def dot_product_attention(
     if implementation not in ("xla", None):
         raise ValueError(f"Unsupported implementation option: {implementation}")
 
-    scale_value = (1.0 / np.sqrt(H)) if scale is None else scale
+    options = _Options(
+        is_causal=is_causal,
+        scale=(1.0 / np.sqrt(H)) if scale is None else scale,
+        window=window,
+        return_residual=return_residual,
+    )
     out = _attend_grouped(
-        query_arr,
-        key_arr,
-        value_arr,
-        bias_arr,
-        mask_arr,
-        is_causal,
-        scale_value,
-        q_seqlen,
-        kv_seqlen,
-        window,
-        return_residual,
+        query_arr, key_arr, value_arr, bias_arr, mask_arr, q_seqlen, kv_seqlen, options
     )
     if return_residual:
         encoded, residual = out
