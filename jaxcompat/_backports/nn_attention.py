@@ -171,50 +171,18 @@ def _attend(
     return encoded
 
 
-def _attend_grouped(
-    query: jax.Array,
-    key: jax.Array,
-    value: jax.Array,
-    bias: jax.Array | None,
-    mask: jax.Array | None,
-    q_seqlen: jax.Array | None,
-    kv_seqlen: jax.Array | None,
-    options: _Options,
-) -> Any:
-    """All heads: the ``N`` query heads fall into ``K`` groups of ``G``, one per key head."""
-    B, T, N, H = query.shape
-    K = key.shape[2]
+def _grouped(t: jax.Array | None, N: int, K: int) -> jax.Array | None:
+    """A ``BNTS`` bias or mask as ``B K G T S``: the ``N`` query heads fall into ``K`` groups
+    of ``G = N // K``, one per key head (a single head is broadcast to all)."""
+    if t is None:
+        return None
     G = N // K
-
-    def grouped(t: jax.Array | None) -> jax.Array | None:
-        if t is None:
-            return None
-        tB, tN, tT, tS = t.shape
-        if tN == 1:
-            return jnp.broadcast_to(t[:, :, None, :, :], (tB, tN, G, tT, tS))
-        if tN != N:
-            raise ValueError(f"bias and mask must have 1 or {N} (the query's) heads, but got {tN}")
-        return jnp.reshape(t, (tB, K, G, tT, tS))
-
-    # Batched over the G query heads of each group; the sequence lengths are per batch row.
-    attend = jax.vmap(
-        functools.partial(_attend, options=options),
-        in_axes=(3, None, None, 2, 2, None, None),
-        out_axes=3,
-    )
-    out = attend(
-        jnp.reshape(query, (B, T, K, G, H)),
-        key,
-        value,
-        grouped(bias),
-        grouped(mask),
-        q_seqlen,
-        kv_seqlen,
-    )
-    if options.return_residual:
-        encoded, residual = out
-        return jnp.reshape(encoded, (B, T, N, H)), jnp.reshape(residual, (B, T, N))
-    return jnp.reshape(out, (B, T, N, H))
+    tB, tN, tT, tS = t.shape
+    if tN == 1:
+        return jnp.broadcast_to(t[:, :, None, :, :], (tB, tN, G, tT, tS))
+    if tN != N:
+        raise ValueError(f"bias and mask must have 1 or {N} (the query's) heads, but got {tN}")
+    return jnp.reshape(t, (tB, K, G, tT, tS))
 
 
 def _cudnn(query: Any, key: Any, value: Any, bias: Any, mask: Any, **options: Any) -> Any:
@@ -310,8 +278,21 @@ def dot_product_attention(
         window=window,
         return_residual=return_residual,
     )
-    out = _attend_grouped(
-        query_arr, key_arr, value_arr, bias_arr, mask_arr, q_seqlen, kv_seqlen, options
+    # Batched over the G query heads of each group; the sequence lengths are per batch row.
+    T, N = query_arr.shape[1], query_arr.shape[2]
+    attend = jax.vmap(
+        functools.partial(_attend, options=options),
+        in_axes=(3, None, None, 2, 2, None, None),
+        out_axes=3,
+    )
+    out = attend(
+        jnp.reshape(query_arr, (B, T, K, N // K, H)),
+        key_arr,
+        value_arr,
+        _grouped(bias_arr, N, K),
+        _grouped(mask_arr, N, K),
+        q_seqlen,
+        kv_seqlen,
     )
     if return_residual:
         encoded, residual = out

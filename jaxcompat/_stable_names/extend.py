@@ -156,7 +156,7 @@ NAMES: tuple[StableName, ...] = (
         )
         for name in ("nonempty_axis_env", "unsafe_get_axis_names")
     ),
-    # From 0.4.34 to 0.6.0 a function traced by jit (or cond, scan, ...) inside a vmap does
+    # From 0.4.34 to 0.6.1 a function traced by jit (or cond, scan, ...) inside a vmap does
     # not see the vmap: the jaxpr trace has no parent until 0.6.2.
     StableName(
         "extend.core.unsafe_am_i_under_a_vmap_DO_NOT_USE",
