@@ -164,9 +164,22 @@ WHEEL_ENV_VAR = "JAXCOMPAT_WHEEL"
 SUITE_FILES = ["pyproject.toml", "matrix.yml", "COMPATIBILITY.md"]  # read by the tests
 
 
+def _runtime_dependencies() -> list[str]:
+    """jaxcompat's declared dependencies other than JAX, which each row pins itself.
+
+    jaxcompat itself goes in with --no-deps (so the row's JAX stays), which would leave these
+    out: the checker imports packaging, which JAX 0.4.13 does not bring.
+    """
+    return [
+        requirement
+        for requirement in PYPROJECT["project"]["dependencies"]
+        if not requirement.startswith("jax")
+    ]
+
+
 def _install(session: nox.Session, requirements: list[str], *groups: str) -> None:
     deps = nox.project.dependency_groups(PYPROJECT, *groups) if groups else ()
-    session.install(*requirements, *deps)
+    session.install(*requirements, *_runtime_dependencies(), *deps)
     wheel = os.environ.get(WHEEL_ENV_VAR)
     if wheel:
         session.install("--no-deps", "--force-reinstall", str(Path(wheel).resolve()))
