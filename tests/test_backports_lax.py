@@ -572,6 +572,15 @@ def test_ragged_dot_refuses_bad_group_sizes(group_sizes, rhs_groups, error, mess
         )
 
 
+@pytest.mark.parametrize("position", [0, 1, 2])
+def test_ragged_dot_refuses_lists(position):
+    # A TypeError naming the list on every release (its wording varies with the release).
+    operands = [np.ones((3, 2), np.float32), np.ones((2, 2, 2), np.float32), np.array([1, 2])]
+    operands[position] = operands[position].tolist()
+    with pytest.raises(TypeError, match="list"):
+        lax.ragged_dot(*operands)
+
+
 def test_ragged_dot_group_offset_is_refused():
     # No release implements it; the newest JAX's TypeError is an accident of its parameters.
     with pytest.raises(TypeError):

@@ -70,6 +70,14 @@ def ragged_dot(
         raise no_option(
             "ragged_dot", "out_sharding", "0.10.1", "has no out_sharding for ragged_dot"
         )
+    for position, operand in enumerate((lhs, rhs, group_sizes)):
+        # Like every lax function, it takes arrays and scalars, not lists (the newest text).
+        if isinstance(operand, (list, tuple)):
+            raise TypeError(
+                "Error interpreting argument to ragged_dot_general as a JAX value. The "
+                f"problematic value is of type {type(operand)} and was passed to "
+                f"ragged_dot_general at position {position}.\n"
+            )
     lhs, rhs, group_sizes = jnp.asarray(lhs), jnp.asarray(rhs), jnp.asarray(group_sizes)
     _check(lhs, rhs, group_sizes)
     ends = lax.cumsum(group_sizes)
