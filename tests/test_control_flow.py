@@ -116,3 +116,28 @@ def test_scan_takes_length_reverse_and_unroll_by_position_as_jax_does():
         assert jax.tree_util.tree_all(
             jax.tree_util.tree_map(lambda a, b: bool(jnp.array_equal(a, b)), expected, actual)
         )
+
+
+def test_cond_takes_the_per_branch_operand_form_as_jax_does():
+    # cond(pred, true_operand, true_fun, false_operand, false_fun): JAX still accepts it.
+    args = ((jnp.arange(3.0), 2.0), lambda x: x[0] * x[1], jnp.ones(3), lambda x: x - 1.0)
+    for pred in (True, False):
+        expected = jax.lax.cond(pred, *args)
+        result = clax.cond(pred, *args)
+        assert result.tolist() == expected.tolist()
+        assert result.tolist() == ([0.0, 2.0, 4.0] if pred else [0.0, 0.0, 0.0])
+    under_jit = jax.jit(lambda p: clax.cond(p, *args))(False)
+    assert under_jit.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_a_branch_that_is_not_callable_gets_jaxs_own_error():
+    with pytest.raises(TypeError) as from_jax:
+        jax.lax.cond(True, 1.0, lambda x: x, 2.0)
+    with pytest.raises(TypeError) as from_jaxcompat:
+        clax.cond(True, 1.0, lambda x: x, 2.0)
+    assert str(from_jaxcompat.value) == str(from_jax.value)
+    with pytest.raises(TypeError) as from_jax:
+        jax.lax.while_loop(True, lambda x: x, 0.0)
+    with pytest.raises(TypeError) as from_jaxcompat:
+        clax.while_loop(True, lambda x: x, 0.0)
+    assert str(from_jaxcompat.value) == str(from_jax.value)

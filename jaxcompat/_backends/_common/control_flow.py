@@ -18,8 +18,14 @@ from .hashing import has_identity_hash
 
 
 def loop_safe(fun: Callable[..., Any]) -> Callable[..., Any]:
-    """Return ``fun`` if JAX can hash it safely, else a fresh function that calls it."""
-    if has_identity_hash(fun):
+    """Return ``fun`` if JAX can hash it safely, else a fresh function that calls it.
+
+    What is not callable is returned as it is, for JAX to take or refuse: ``lax.cond`` still
+    accepts its per-branch form ``cond(pred, true_operand, true_fun, false_operand,
+    false_fun)``, where the third argument is an operand, and it wraps those branches in fresh
+    functions itself.
+    """
+    if not callable(fun) or has_identity_hash(fun):
         return fun
 
     def call(*args: Any, **kwargs: Any) -> Any:
