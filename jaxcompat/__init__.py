@@ -83,7 +83,10 @@ except ImportError as error:
 else:
     _JAX_IMPORT_ERROR = None
 
-    from . import _contract, _namespace
+    from . import _contract, _namespace, _submodules
+
+    # ``import jaxcompat.scipy.special`` as well as attribute access (see _submodules.py).
+    _submodules.install()
 
     is_tracer = _contract.document("is_tracer", backend.is_tracer)
     tracer_safe_hash = _contract.document("tracer_safe_hash", backend.tracer_safe_hash)
@@ -98,4 +101,4 @@ else:
     # JAX's own objects.
     __getattr__, __dir__ = _namespace.mirror(__name__, globals())
 
-    del _contract, _namespace, backend
+    del _contract, _namespace, _submodules, backend

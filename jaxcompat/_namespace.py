@@ -220,6 +220,9 @@ def mirror(
 
     jax_module_name, submodules = MIRRORED[public_name]
     prefix = public_name.removeprefix("jaxcompat").lstrip(".")
+    # A module file gets an empty __path__: Python looks for ``import jaxcompat.numpy.linalg``
+    # only in a module that has one, and the finder in _submodules.py answers it.
+    module_globals.setdefault("__path__", [])
     # Filled on the first lookup, not at import: the names jaxcompat decides itself (the
     # stable-name table, the mirrored submodules), and the namespace of JAX's module.
     decided_here: set[str] = set()

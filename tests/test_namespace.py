@@ -77,7 +77,9 @@ def test_version_is_jaxcompats_own():
     # JAX's version_info is not forwarded: a pair that disagrees would be worse than none.
     with pytest.raises(AttributeError, match="__version_info__"):
         jaxcompat.__version_info__  # noqa: B018
-    assert not hasattr(jaxcompat.numpy, "__path__")  # module machinery is never forwarded
+    # Module machinery is never forwarded: jaxcompat.numpy's __path__ is its own, empty one
+    # (for `import jaxcompat.numpy.linalg`), never JAX's, which would load JAX's files anew.
+    assert jaxcompat.numpy.__path__ == []
 
 
 def test_a_patch_of_jaxs_module_is_seen_through_jaxcompat():
