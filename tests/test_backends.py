@@ -214,3 +214,36 @@ def test_flatten_up_to_returns_whatever_sits_at_a_leaf_position():
 def test_selected_backend_matches_the_release(jax_version):
     floor = tuple(int(p) for p in jaxcompat.BACKEND.split("_")[1:])
     assert floor <= jax_version
+
+
+# --- shard_map's replication check --------------------------------------------------------
+
+
+def _shard_map_of_a_cond(check_vma):
+    mesh = jax.sharding.Mesh(jax.devices()[:2], ("x",))
+    spec = jax.sharding.PartitionSpec("x")
+
+    def step(block):
+        return jax.lax.cond(block.sum() > 0, lambda v: v + 1, lambda v: v - 1, block)
+
+    mapped = jaxcompat.shard_map(
+        step, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=check_vma
+    )
+    return jax.jit(mapped)(jnp.arange(4.0) - 1.5)
+
+
+@pytest.mark.jax("<0.4.36")
+def test_shard_map_names_check_vma_where_the_replication_check_has_no_rule():
+    # JAX's own error tells to pass check_rep=False, which the newest shard_map does not take.
+    with pytest.raises(NotImplementedError) as raised:
+        _shard_map_of_a_cond(check_vma=True)
+    assert str(raised.value) == (
+        f"jaxcompat.shard_map(check_vma=True) cannot check cond on JAX "
+        f"{jaxcompat.JAX_VERSION_STRING}: this release's replication check has no rule for it. "
+        "Pass check_vma=False, or upgrade JAX."
+    )
+
+
+@pytest.mark.jax(">=0.4.36")
+def test_shard_map_checks_a_cond_from_0436():
+    assert _shard_map_of_a_cond(check_vma=True).tolist() == [-2.5, -1.5, 1.5, 2.5]

@@ -579,3 +579,14 @@ def test_every_newest_name_works_or_says_which_release_has_it():
         except Exception as error:
             unexplained.append(f"{public}.{name}: {type(error).__name__}: {error}")
     assert unexplained == []
+
+
+def test_shard_map_of_a_cond_without_the_replication_check():
+    mesh = jax.sharding.Mesh(jax.devices()[:2], ("x",))
+    spec = jax.sharding.PartitionSpec("x")
+
+    def step(block):
+        return jax.lax.cond(block.sum() > 0, lambda v: v + 1, lambda v: v - 1, block)
+
+    mapped = jaxcompat.shard_map(step, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=False)
+    assert jax.jit(mapped)(np_jax.arange(4.0) - 1.5).tolist() == [-2.5, -1.5, 1.5, 2.5]

@@ -138,9 +138,35 @@ def shard_map_from_experimental(experimental_shard_map: Callable[..., Any]) -> C
         manual = frozenset(axis_names)
         if manual and manual != frozenset(mesh.axis_names):
             options["auto"] = frozenset(mesh.axis_names) - manual
-        return experimental_shard_map(f, mesh, in_specs, out_specs, **options)
+        mapped = experimental_shard_map(f, mesh, in_specs, out_specs, **options)
+        return _naming_check_vma(mapped) if check_vma else mapped
 
     return shard_map
+
+
+_NO_RULE = "No replication rule for "
+
+
+def _naming_check_vma(mapped: Callable[..., Any]) -> Callable[..., Any]:
+    # The replication check behind check_rep lacks rules that the newest check_vma has (cond
+    # until JAX 0.4.36). JAX's error then says to pass check_rep=False, a parameter the newest
+    # shard_map does not have: say it in the newest API's words.
+    @functools.wraps(mapped)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return mapped(*args, **kwargs)
+        except NotImplementedError as error:
+            message = str(error)
+            if not message.startswith(_NO_RULE):
+                raise
+            primitive = message.removeprefix(_NO_RULE).partition(".")[0]
+            raise NotImplementedError(
+                f"jaxcompat.shard_map(check_vma=True) cannot check {primitive} on JAX "
+                f"{JAX_VERSION_STRING}: this release's replication check has no rule for it. "
+                "Pass check_vma=False, or upgrade JAX."
+            ) from error
+
+    return checked
 
 
 class _MeshSetting:
