@@ -4,6 +4,7 @@ the JUnit reading and the report."""
 import importlib
 import json
 import sys
+import tarfile
 import textwrap
 
 import pytest
@@ -242,6 +243,55 @@ def test_test_files_leave_out_ignored_files_and_directories(tmp_path):
         "pkg/_src/nets/d_test.py",
         "pkg/_src/slow_c_test.py",
     ]
+
+
+def test_tests_beside_the_package_are_found_by_their_own_file_pattern(tmp_path):
+    for name in [
+        "pkg/core.py",
+        "pkg/core_test.py",
+        "tests/test_a.py",
+        "tests/sub/test_b.py",
+        "tests/fixtures.py",
+        "tests/slow/test_c.py",
+    ]:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+    library = third_party.Library(
+        name="pkg",
+        version="1.0",
+        floor="0.9.0",
+        below_floor=("0.4.30",),
+        dependencies=(),
+        test_directory="tests",
+        test_files="test_*.py",
+        ignore=("tests/slow",),
+    )
+    assert library.copied == ("pkg", "tests")
+    assert third_party._test_files(library, tmp_path) == ["tests/sub/test_b.py", "tests/test_a.py"]
+
+
+def test_prepare_copies_and_rewrites_the_tests_beside_the_package(tmp_path):
+    source = tmp_path / "pkg-1.0"
+    for name, text in [("pkg/__init__.py", "import jax\n"), ("tests/test_a.py", "import jax\n")]:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text(text)
+    sdist = tmp_path / "pkg-1.0.tar.gz"
+    with tarfile.open(sdist, "w:gz") as archive:
+        archive.add(source, arcname="pkg-1.0")
+    library = third_party.Library(
+        name="pkg",
+        version="1.0",
+        floor="0.9.0",
+        below_floor=(),
+        dependencies=(),
+        test_directory="tests",
+        test_files="test_*.py",
+    )
+    third_party.prepare(library, sdist, tmp_path / "work")
+    for name in ("pkg/__init__.py", "tests/test_a.py"):
+        assert (tmp_path / "work" / "raw" / name).read_text() == "import jax\n"
+        assert (tmp_path / "work" / "jaxcompat" / name).read_text() == "import jaxcompat as jax\n"
 
 
 def test_report_keeps_the_last_section_of_a_library_not_run_since(tmp_path):

@@ -60,7 +60,8 @@ def prepare(library: Library, sdist: Path, work: Path) -> None:
         shutil.rmtree(work)
     unpacked = _sdist_root(sdist, work / "sdist")
     for mode in ("raw", "jaxcompat"):
-        shutil.copytree(unpacked / library.package, work / mode / library.package)
+        for directory in library.copied:
+            shutil.copytree(unpacked / directory, work / mode / directory)
         # The library's own (empty) pytest configuration, not that of a directory above.
         (work / mode / "pytest.ini").write_text("[pytest]\n")
     changed = rewrite_tree(work / "jaxcompat")
@@ -99,8 +100,9 @@ def _outcomes(junit: Path, package: str) -> dict[str, str]:
 
 
 def _test_files(library: Library, directory: Path) -> list[str]:
-    paths = [directory / test for test in library.tests or (library.package,)]
-    files = [p for path in paths for p in ([path] if path.is_file() else path.rglob("*_test.py"))]
+    paths = [directory / test for test in library.tests or (library.copied[-1],)]
+    pattern = library.test_files
+    files = [p for path in paths for p in ([path] if path.is_file() else path.rglob(pattern))]
     names = sorted(str(file.relative_to(directory)) for file in files)
     # A file left out by its name, or by the name of a directory it is in.
     return [name for name in names if not any(name.startswith(part) for part in library.ignored)]

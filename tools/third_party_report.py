@@ -108,6 +108,16 @@ CAUSES: tuple[Cause, ...] = (
         "the test returns a value, which Python deprecates (a warning, so an error here)",
     ),
     Cause(
+        "blackjax",
+        "cannot check cond on JAX",
+        DETAIL,
+        "`test_laps` runs `jax.shard_map` (checked, `check_vma=True`) over a function with "
+        "`lax.cond`; the replication check of JAX before 0.4.36 has no rule for `cond` "
+        "(measured: NotImplementedError on 0.4.30-0.4.35, checked on 0.4.36). Passing the "
+        "check off instead would also let a wrong `out_specs` through unseen, so jaxcompat "
+        "says so in the newest API's words (`check_vma=False`, or a newer JAX)",
+    ),
+    Cause(
         "dm-haiku",
         "jax.nn.one_hot input should be integer-typed",
         NEWEST_DETAIL,
@@ -150,6 +160,19 @@ NOTES: dict[str, tuple[str, ...]] = {
         "Fixed in jaxcompat after the first measurement (0.4.36 through jaxcompat: 1147 "
         "passed, 24 failed): `jaxcompat.lax.scan` takes `length`, `reverse` and `unroll` by "
         "position, as `jax.lax.scan` does; `hk.scan` passes them so (19 tests).",
+    ),
+    "blackjax": (
+        "Fixed in jaxcompat after the first measurement (0.4.30 through jaxcompat: 801 "
+        "passed, 52 failed, 1 error, on the whole suite): `jaxcompat.lax.cond` wrapped "
+        "whatever came as the third argument in a function, so the per-branch form "
+        "`cond(pred, true_operand, true_fun, false_operand, false_fun)`, which JAX accepts "
+        "on every release and blackjax's NUTS termination uses, handed JAX a function as an "
+        "operand (40 tests of NUTS, its trajectories and the adaptations built on it). It "
+        "now leaves what is not callable to JAX.",
+        "blackjax seeds its tests' keys from the date (`tests/fixtures.py`), so the "
+        "sampling tests draw other numbers each day; the rows of one run share the day.",
+        "blackjax 1.5 imports `jax.shard_map` (`blackjax/util.py`), which JAX has from "
+        "0.6.1: raw, no test file imports below that.",
     ),
 }
 
@@ -300,11 +323,12 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "own warnings about itself, are listed below). Counts are tests passed / failed /",
         "errored (a test file that fails to import counts as one error). Seconds are the",
         "test run alone, on two CPU cores shared with other work. From a fresh clone, with",
-        "every venv created, the 13 sessions before dm-haiku's 0.7.2 row took 33 minutes one",
-        "at a time, one session from 14 seconds (a library that cannot import) to 8 minutes;",
-        "the 0.7.2 row, run afterwards with a full test run sharing the cores, 23 minutes. A",
-        "library not run since the last report keeps its section and summary rows as they",
-        "were last measured.",
+        "every venv created, the 13 sessions of optax, chex and dm-haiku before its 0.7.2",
+        "row took 33 minutes one at a time, one session from 14 seconds (a library that",
+        "cannot import) to 8 minutes; the 0.7.2 row, run afterwards with a full test run",
+        "sharing the cores, 23 minutes; blackjax's four sessions, two at a time, 5 to 12",
+        "minutes each. A library not run since the last report keeps its section and",
+        "summary rows as they were last measured.",
         "",
     ]
     summary = [
@@ -352,9 +376,22 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "sdists of 0.5.6, 0.9.2, 0.10.11, 0.11.0, 0.11.4, 0.11.12, 0.12.2, 0.13.0, 0.13.2 and",
         "0.13.8 hold `equinox/` and the packaging files only, and so does the 0.13.8 wheel.",
         "Its test suite is published only in its source repository, which is not a package",
-        "index. It joins when its tests can be fetched from an index. dm-haiku stands in for",
-        "it: a published JAX library whose sdist holds its tests, and whose floor (0.11.0)",
-        "is above the rows equinox was to run on (0.4.30, 0.4.36); 0.7.2 is a row between.",
+        "index. It joins when its tests can be fetched from an index. blackjax and dm-haiku",
+        "stand in for it: published JAX libraries whose sdists hold their tests, and whose",
+        "floors (0.9.0, 0.11.0) are above the rows equinox was to run on (0.4.30, 0.4.36).",
+        "dm-haiku cannot import on 0.4.30 (it needs stackless tracing, JAX 0.4.36); blackjax",
+        "runs there.",
+        "",
+        "## Not run: numpyro",
+        "",
+        "numpyro 0.20.0 (jax>=0.7.0, its tests in its sdist) imports JAX's tracing internals",
+        "when it is imported (`numpyro/ops/provenance.py`): `jax.api_util.debug_info` (JAX",
+        "0.5.1), `jax.extend.core.primitives.xla_pmap_p` (gone from 0.10.0) and the three-value",
+        "`jax.interpreters.partial_eval.trace_to_jaxpr_dynamic` (four values before 0.5.1).",
+        "On 0.4.30, 12 of the 13 test files it was run with failed to import, raw and",
+        "through jaxcompat alike (measured: 230 and 231 passed, 12 errors); on the newest",
+        "JAX the `xla_pmap_p` import fails. jaxcompat mirrors neither `jax.api_util` nor",
+        "`jax.interpreters`, JAX's internals, so it cannot carry numpyro below its floor.",
         "",
     ]
     markdown.write_text("\n".join(lines))
