@@ -132,7 +132,7 @@ def run(library: Library, row: str, mode: str, work: Path, pytest_args: list[str
             "--tb=line",
             # A test file that fails to import is one error; the other files still run.
             "--continue-on-collection-errors",
-            # None of the libraries configures pytest's warning filters: warnings are errors.
+            # Warnings are errors: blackjax configures the same, the others configure none.
             "-W",
             "error",
             *(f"-W{allowed}" for allowed in library.allowed_warnings),
