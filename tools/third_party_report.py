@@ -118,6 +118,15 @@ CAUSES: tuple[Cause, ...] = (
         "says so in the newest API's words (`check_vma=False`, or a newer JAX)",
     ),
     Cause(
+        "blackjax",
+        "The branches of cond produced mismatched replication types",
+        DETAIL,
+        "`test_laps` again: from 0.4.36 the replication check has a rule for `cond`, but it "
+        "finds the two branches of blackjax's `cond` replicated differently, where the newest "
+        "JAX's varying-axes check (`check_vma`) accepts them; JAX's message asks to turn the "
+        "check off",
+    ),
+    Cause(
         "dm-haiku",
         "jax.nn.one_hot input should be integer-typed",
         NEWEST_DETAIL,
@@ -167,7 +176,7 @@ NOTES: dict[str, tuple[str, ...]] = {
         "whatever came as the third argument in a function, so the per-branch form "
         "`cond(pred, true_operand, true_fun, false_operand, false_fun)`, which JAX accepts "
         "on every release and blackjax's NUTS termination uses, handed JAX a function as an "
-        "operand (40 tests of NUTS, its trajectories and the adaptations built on it). It "
+        "operand (41 tests of NUTS, its trajectories and the adaptations built on it). It "
         "now leaves what is not callable to JAX.",
         "blackjax seeds its tests' keys from the date (`tests/fixtures.py`), so the "
         "sampling tests draw other numbers each day; the rows of one run share the day.",
