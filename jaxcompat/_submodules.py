@@ -10,7 +10,9 @@ so the two ways agree:
   ``sys.modules`` gains an alias for it; JAX's module is not executed a second time;
 * a module that a release lacks raises the AttributeError's message (the release that added
   it) as a ModuleNotFoundError;
-* jaxcompat's own modules, and private names, are left to the normal import machinery;
+* jaxcompat's own modules, private ones included, are left to the normal import machinery,
+  and JAX's private package is JAX's (``import jaxcompat._src.xla_bridge``), as
+  ``jaxcompat._src`` is;
 * a name that is not a module (``jaxcompat.numpy.clip``) is "No module named ...", as for JAX.
 
 The mirrored modules that are single files have an empty ``__path__``, which Python requires
@@ -61,8 +63,9 @@ class ForwardedSubmoduleFinder(importlib.abc.MetaPathFinder):
         parent_name, _, name = fullname.rpartition(".")
         if not (parent_name == "jaxcompat" or parent_name.startswith("jaxcompat.")):
             return None
-        if any(part.startswith("_") for part in fullname.split(".")[1:]):
-            return None  # jaxcompat's private modules, and JAX's (jaxcompat._src), as they are
+        below = fullname.split(".")[1:]
+        if below[0] != "_src" and any(part.startswith("_") for part in below):
+            return None  # jaxcompat's private modules, as they are
         parent = sys.modules.get(parent_name)
         if parent is None:
             return None

@@ -65,6 +65,14 @@ def test_the_imported_module_is_jaxs_own_and_keeps_its_spec():
     assert jax.scipy.special.__name__ == "jax.scipy.special"
 
 
+def test_jaxs_private_package_is_forwarded_as_attribute_access_forwards_it():
+    import jax._src.xla_bridge
+    import jaxcompat._src.xla_bridge as xla_bridge
+
+    assert xla_bridge is jax._src.xla_bridge
+    assert jaxcompat._src is jax._src
+
+
 def test_jaxcompats_own_modules_are_its_own():
     import jaxcompat.experimental.layout
     import jaxcompat.testing
