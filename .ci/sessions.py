@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -76,6 +77,17 @@ def main() -> int:
     queue = list(enumerate(names))
     lock = threading.Lock()
     outcomes: list[Outcome] = []
+    running: set[subprocess.Popen[bytes]] = set()
+
+    def stop(signum: int, frame: object) -> None:
+        """Stopped (SIGTERM, SIGINT): start nothing more, and stop what runs."""
+        with lock:
+            queue.clear()
+            for process in running:  # each session and what it started: its own group
+                os.killpg(process.pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
 
     def work(worker: int) -> None:
         while True:
@@ -85,14 +97,18 @@ def main() -> int:
                 number, name = queue.pop(0)
             log = options.logs / f"{number:03d}.log"
             start = time.monotonic()
-            with log.open("w") as out:
-                code = subprocess.run(
+            with log.open("w") as out, lock:
+                process = subprocess.Popen(
                     ["nox", "-s", name, "--error-on-missing-interpreters"],
                     stdout=out,
                     stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL,
-                    check=False,
-                ).returncode
+                    start_new_session=True,
+                )
+                running.add(process)
+            code = process.wait()
+            with lock:
+                running.discard(process)
             seconds = time.monotonic() - start
             succeeded = code == 0 and f"Session {name} was successful" in log.read_text()
             with lock:
