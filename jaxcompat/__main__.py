@@ -239,9 +239,19 @@ def _report_unusable(error: ImportError, as_json: bool) -> int:
 
 def report(argv: list[str]) -> int:
     """The environment report and self-check (the default verb)."""
-    parser = argparse.ArgumentParser(prog="python -m jaxcompat", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m jaxcompat",
+        usage="python -m jaxcompat [--json] | python -m jaxcompat COMMAND ...",
+        description=__doc__,
+        epilog="commands:\n  check  report what in a library breaks on which JAX releases "
+        "(python -m jaxcompat check --help)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:  # --help (0) or a usage error, which argparse has printed
+        return 0 if exit.code == 0 else 2
     if jaxcompat._JAX_IMPORT_ERROR is not None:
         return _report_unusable(jaxcompat._JAX_IMPORT_ERROR, args.json)
     status, explanation, untested = tested_status()
@@ -290,8 +300,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         command: Callable[[list[str]], int] = importlib.import_module(module_name).main
         return command(argv[1:])
+    if argv and not argv[0].startswith("-"):  # the report takes options only
+        verbs = ", ".join(SUBCOMMANDS)
+        print(
+            f"python -m jaxcompat: unknown command {argv[0]!r}; the commands are: {verbs} "
+            "(and, with no command, the report: python -m jaxcompat --help)",
+            file=sys.stderr,
+        )
+        return 2
     return report(argv)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from jaxcompat._pipes import quiet_on_closed_pipe
+
+    sys.exit(quiet_on_closed_pipe(main, sys.argv[1:]))

@@ -1,27 +1,37 @@
 """``jaxcompat check``: the command line, the files it reads and its exit codes.
 
 Exit 0 when there is nothing to report, 1 when there are findings, 2 on a usage error (a bad
-``--jax`` specifier, a path that does not exist, an unknown code) or when a file does not
-parse; the other files are still checked.
+``--jax`` specifier, a path that does not exist, an unknown code) or when a file cannot be
+checked (it does not parse, cannot be read, or is not a regular file); the other files are
+still checked. A reader that closes the output early (``| head``) ends the command quietly,
+with the exit code a shell gives a command ended by SIGPIPE (141).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import functools
+import importlib.util
 import os
 import re
+import stat
 import sys
+import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
+from .._pipes import quiet_on_closed_pipe
 from ._output import EXPLANATIONS, FileFinding, ParseError, render
 from ._ranges import RangeError, range_for_file, spec_mask
 from ._resolve import resolve_file
 from ._rules import Finding, findings
 
 __all__ = ["SKIPPED_DIRECTORIES", "check_source", "console", "main"]
+
+_T = TypeVar("_T")
 
 #: Directories never entered when walking a directory argument.
 SKIPPED_DIRECTORIES = frozenset({".git", ".venv", "venv", "build", ".nox", ".tox", "__pycache__"})
@@ -54,14 +64,64 @@ def _codes(text: str | None) -> tuple[str, ...]:
 
 
 def _python_files(path: Path) -> Iterator[Path]:
-    if path.is_file():
+    if not path.is_dir():
         yield path
         return
+    # Directory symlinks are not followed (os.walk's default), so a loop of them ends.
     for directory, subdirectories, files in os.walk(path):
         subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES)
         for name in sorted(files):
             if name.endswith(".py"):
                 yield Path(directory) / name
+
+
+def _read_source(file: Path) -> str:
+    """The file's text as Python decodes it (PEP 263 coding line, UTF-8 byte order mark).
+
+    Raises OSError for what cannot be read, and never opens what is not a regular file: a
+    FIFO or a device named ``x.py`` would block the read or never end it.
+    """
+    mode = file.stat().st_mode  # follows symlinks: a symlink loop is an OSError (ELOOP)
+    if not stat.S_ISREG(mode):
+        raise OSError(f"not a regular file ({_file_kind(mode)}); it was not read")
+    return importlib.util.decode_source(file.read_bytes())
+
+
+def _file_kind(mode: int) -> str:
+    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a device"}
+    return next((kind for test, kind in kinds.items() if test(mode)), "a device")
+
+
+#: How deep a syntax tree the checker follows: more than any Python it runs on compiles
+#: (3.10-3.12 stop near 3,000 levels of one expression, 3.13 near 10,000).
+_DEEPEST_TREE = 20_000
+
+
+def _with_deep_recursion(function: Callable[[], _T]) -> _T:
+    """``function()`` in a thread whose stack and recursion limit follow a tree as deep as
+    Python compiles (a 2,000-term ``a + b + ...`` is a tree 2,000 levels deep)."""
+    result: list[_T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(function())
+        except BaseException as error:  # re-raised in the calling thread
+            failure.append(error)
+
+    old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
+    sys.setrecursionlimit(max(old_limit, 4 * _DEEPEST_TREE))
+    threading.stack_size(512 * 1024 * 1024)  # reserved, not used until the walk goes deep
+    try:
+        thread = threading.Thread(target=run, name="jaxcompat-check-deep")
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old_stack)
+        sys.setrecursionlimit(old_limit)
+    if failure:
+        raise failure[0]
+    return result[0]
 
 
 def _suppressed(finding: Finding, lines: list[str]) -> bool:
@@ -111,7 +171,8 @@ def main(argv: list[str]) -> int:
         print(f"jaxcompat check: {error}", file=sys.stderr)
         return 2
     paths = [Path(p) for p in args.paths]
-    missing = [str(p) for p in paths if not p.exists()]
+    # lexists: a symlink that loops or dangles is named, and reported as unreadable.
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
         print(f"jaxcompat check: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return 2
@@ -122,11 +183,18 @@ def main(argv: list[str]) -> int:
     for path in paths:
         for file in _python_files(path):
             try:
+                source = _read_source(file)
                 scope, origin = range_for_file(file, override)
-                source = file.read_bytes().decode("utf-8")
-                found = check_source(source, scope)
+                try:
+                    found = check_source(source, scope)
+                except RecursionError:  # a deep tree that Python may still compile
+                    found = _with_deep_recursion(functools.partial(check_source, source, scope))
             except RangeError as error:
                 errors.append(ParseError(str(file), 1, 1, str(error)))
+                continue
+            except OSError as error:
+                detail = error.strerror or str(error)
+                errors.append(ParseError(str(file), 1, 1, f"cannot read: {detail}"))
                 continue
             except RecursionError:
                 errors.append(ParseError(str(file), 1, 1, "cannot parse: nested too deeply"))
@@ -158,7 +226,7 @@ def console() -> int:
     It dispatches before ``jaxcompat.__main__`` is imported, as that module needs JAX.
     """
     if sys.argv[1:2] == ["check"]:
-        return main(sys.argv[2:])
+        return quiet_on_closed_pipe(main, sys.argv[2:])
     from jaxcompat.__main__ import main as report
 
     return report(sys.argv[1:])
