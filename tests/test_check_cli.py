@@ -7,8 +7,10 @@ data file that ships with jaxcompat, which is the same on every row.
 import json
 import os
 import re
+import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -106,6 +108,78 @@ def test_pathological_files_are_errors_not_crashes(in_tmp, capsys):
     assert lines[1].startswith("latin1.py:1:") and "cannot parse" in lines[1]
     assert lines[2].startswith("long.py:") and "cannot parse" in lines[2]
     assert lines[3].startswith("ok.py:2:1: JC001 ")
+
+
+@uses_fixture
+def test_files_python_decodes_are_checked(in_tmp, capsys):
+    # A PEP 263 coding line and a UTF-8 byte order mark: Python runs both files.
+    (in_tmp / "latin1.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\nimport jax\nname = '\xe9'\njax.tree.map(f, x)\n"
+    )
+    (in_tmp / "bom.py").write_bytes(b"\xef\xbb\xbfimport jax\njax.tree.map(f, x)\n")
+    (in_tmp / "unknown.py").write_bytes(b"# coding: no-such-codec\nimport jax\n")
+    code, out, _ = run(capsys, ".")
+    assert code == 2
+    assert out.splitlines()[:3] == [
+        "unknown.py:1:1: error: cannot parse: unknown encoding: no-such-codec",
+        "bom.py:2:1: JC001 `jax.tree.map` does not exist on 0.4.13; use `jaxcompat.tree.map`",
+        "latin1.py:4:1: JC001 `jax.tree.map` does not exist on 0.4.13; use `jaxcompat.tree.map`",
+    ]
+
+
+@uses_fixture
+def test_a_long_expression_that_python_compiles_is_checked(in_tmp, capsys):
+    # 2,000 terms: a syntax tree 2,000 levels deep, which every supported Python compiles.
+    source = "import jax\nx = jax.tree.map(f, y)" + " + 1" * 2_000 + "\n"
+    compile(source, "long.py", "exec")
+    write(in_tmp, "long.py", source)
+    limit = sys.getrecursionlimit()
+    code, out, _ = run(capsys, "long.py")
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "long.py:2:5: JC001 `jax.tree.map` does not exist on 0.4.13; use `jaxcompat.tree.map`"
+    )
+    # The deep walk ran in a thread of its own: the process's settings are as they were.
+    assert (sys.getrecursionlimit(), threading.stack_size()) == (limit, 0)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs and symlinks")
+@uses_fixture
+def test_symlink_loops_and_fifos_are_errors_not_tracebacks_or_hangs(in_tmp, capsys):
+    (in_tmp / "a.py").symlink_to("b.py")
+    (in_tmp / "b.py").symlink_to("a.py")
+    os.mkfifo(in_tmp / "fifo.py")  # reading it would block until a writer comes
+    (in_tmp / "loop").symlink_to(in_tmp)  # a directory symlink is not followed
+    write(in_tmp, "ok.py", "import jax\njax.tree.map(f, x)\n")
+    code, out, _ = run(capsys, ".")
+    assert code == 2
+    assert out.splitlines()[:4] == [
+        "a.py:1:1: error: cannot read: Too many levels of symbolic links",
+        "b.py:1:1: error: cannot read: Too many levels of symbolic links",
+        "fifo.py:1:1: error: cannot read: not a regular file (a FIFO); it was not read",
+        "ok.py:2:1: JC001 `jax.tree.map` does not exist on 0.4.13; use `jaxcompat.tree.map`",
+    ]
+    code, out, err = run(capsys, "a.py", "fifo.py")
+    assert (code, err) == (2, "")
+    assert out.splitlines()[0] == "a.py:1:1: error: cannot read: Too many levels of symbolic links"
+
+
+@uses_fixture
+def test_an_invalid_jax_requirement_is_an_error(in_tmp, capsys):
+    write(
+        in_tmp,
+        "pyproject.toml",
+        '[project]\nname = "lib"\ndependencies = ["not a requirement!", "jax>=0.4.x"]\n',
+    )
+    write(in_tmp, "mod.py", "import jax\n")
+    code, out, _ = run(capsys, "mod.py")
+    assert code == 2
+    assert out.splitlines()[0] == (
+        f"mod.py:1:1: error: {in_tmp / 'pyproject.toml'}: the jax requirement 'jax>=0.4.x' is "
+        "not a valid PEP 508 requirement (Expected comma (within version specifier), semicolon "
+        "(after version specifier) or end); fix it, or pass --jax SPEC"
+    )
+    assert run(capsys, "mod.py", "--jax", ">=0.4.30")[0] == 0  # --jax still decides
 
 
 @uses_fixture
@@ -351,3 +425,59 @@ def test_jaxcompat_own_names_and_modules_match_the_package():
         if not private and relative.parts != ("__init__.py",):
             modules.add(".".join(relative.with_suffix("").parts).removesuffix(".__init__"))
     assert modules == JAXCOMPAT_MODULES
+
+
+# --- the command line itself: help, unknown commands, a reader that stops early ------------
+
+
+def test_help_lists_the_commands_and_an_unknown_command_is_an_error(capsys):
+    from jaxcompat.__main__ import main as command
+
+    assert command(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m jaxcompat [--json] | python -m jaxcompat COMMAND ...")
+    assert "commands:\n  check  report what in a library breaks on which JAX releases" in out
+    assert command(["frobnicate", "--help"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "python -m jaxcompat: unknown command 'frobnicate'; the commands are: check "
+        "(and, with no command, the report: python -m jaxcompat --help)\n"
+    )
+    assert command(["--frobnicate"]) == 2
+    assert "unrecognized arguments: --frobnicate" in capsys.readouterr().err
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["-m", "jaxcompat", "check", "--explain", "JC001"],
+        ["-m", "jaxcompat", "--json"],
+        [
+            "-c",
+            "import sys; from jaxcompat._checker import console; sys.exit(console())",
+            *("check", "--explain", "JC001"),
+        ],
+    ],
+    ids=["python -m jaxcompat check", "python -m jaxcompat --json", "jaxcompat check"],
+)
+def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(argv):
+    # `... | head -c1`: the reader has gone before the command writes.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    try:
+        result = subprocess.run(
+            [sys.executable, *argv],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+            timeout=300,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 141, result.stderr

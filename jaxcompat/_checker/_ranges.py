@@ -7,6 +7,7 @@ intersecting the range with a version gate's branch is one ``&``.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from pathlib import Path
 
@@ -109,11 +110,23 @@ def _jax_requirement(pyproject: Path) -> str | None:
     for entry in dependencies if isinstance(dependencies, list) else []:
         try:
             requirement = Requirement(str(entry))
-        except InvalidRequirement:
+        except InvalidRequirement as error:
+            # Another package's bad entry is not ours to judge; a bad jax entry would leave the
+            # range unknown, and checking every release instead would be a silent guess.
+            if canonicalize_name(_leading_name(str(entry))) == "jax":
+                raise RangeError(
+                    f"{pyproject}: the jax requirement {str(entry)!r} is not a valid PEP 508 "
+                    f"requirement ({str(error).splitlines()[0]}); fix it, or pass --jax SPEC"
+                ) from None
             continue
         if canonicalize_name(requirement.name) == "jax":
             return str(requirement.specifier)
     return None
+
+
+def _leading_name(entry: str) -> str:
+    """The distribution name a requirement starts with, even where the rest is not valid."""
+    return re.split(r"[^A-Za-z0-9._-]", entry.strip(), maxsplit=1)[0]
 
 
 @functools.cache
