@@ -7,6 +7,7 @@
 nox -s tests                    the whole suite, once per matrix row, plus "newest" unpinned
 nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
 nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
+nox -t python-ends              of those, each Python's oldest and newest row (run by .ci/run)
 nox -l --json                   every session, for a CI system to fan out
 nox -s package                  build the sdist and wheel and check what they hold
 nox -s bench | lint | typecheck | report | downstream
@@ -257,6 +258,23 @@ OTHER_PYTHONS = [
 ]
 
 
+def _python_ends() -> set[tuple[str, str]]:
+    """Each other Python at the oldest and the newest breakpoint row it runs (6 of 30 cells).
+
+    `.ci/run` runs these with every row on its primary Python; the release workflow runs all
+    the cells. A Python's own differences meet JAX's behaviour ranges at both ends of the
+    releases that Python has.
+    """
+    ends = set()
+    for python in sorted({python for _, python in OTHER_PYTHONS}):
+        rows = [row.jax for row, other in OTHER_PYTHONS if other == python]
+        ends |= {(rows[0], python), (rows[-1], python)}
+    return ends
+
+
+PYTHON_ENDS = _python_ends()
+
+
 @nox.session(default=False)
 @nox.parametrize(
     "python,jax",
@@ -265,7 +283,10 @@ OTHER_PYTHONS = [
             python if _has_python(python) else None,
             row.jax,
             id=f"jax='{row.jax}', python='{python}'",
-            tags=["breakpoint-pythons"],
+            tags=[
+                "breakpoint-pythons",
+                *(["python-ends"] if (row.jax, python) in PYTHON_ENDS else []),
+            ],
         )
         for row, python in OTHER_PYTHONS
     ],

@@ -229,4 +229,4 @@ def console() -> int:
         return quiet_on_closed_pipe(main, sys.argv[2:])
     from jaxcompat.__main__ import main as report
 
-    return report(sys.argv[1:])
+    return quiet_on_closed_pipe(report, sys.argv[1:])
