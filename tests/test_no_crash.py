@@ -94,3 +94,48 @@ def test_cycles_and_deep_nesting_exit_cleanly(primitive):
     assert lines[-1] == "done", result.stdout
     assert len([line for line in lines if line.startswith("ok ")]) == 6, result.stdout
     assert "RecursionError" not in result.stderr, result.stderr[-3000:]
+
+
+STAGING_CYCLES = """
+import collections
+import jax.numpy as jnp
+import jaxcompat
+
+Pair = collections.namedtuple("Pair", "left right")
+cyclic_list = [jnp.ones(2), 1]
+cyclic_list.append(cyclic_list)
+cyclic_dict = {"a": jnp.ones(2)}
+cyclic_dict["self"] = [cyclic_dict]
+pair = Pair([], jnp.ones(2))
+pair.left.append(pair)
+
+def f(*args, **kwargs):
+    return 1.0
+
+cases = [
+    ("lower", (cyclic_list,), {}, "args[0][2] refers back to an enclosing list"),
+    ("trace", (), {"x": cyclic_dict}, "x['self'][0] refers back to an enclosing dict"),
+    ("lower", (1.0, pair), {}, "args[1].<child 0>[0] refers back to an enclosing Pair"),
+]
+for verb, args, kwargs, where in cases:
+    try:
+        getattr(jaxcompat, verb)(f, *args, **kwargs)
+    except ValueError as error:
+        assert str(error) == (
+            f"jaxcompat.{verb}: {where}: a pytree that contains itself cannot be staged on any "
+            f"JAX release (JAX {jaxcompat.JAX_VERSION_STRING} would crash or raise an internal "
+            "error). Break the cycle before passing it."
+        ), error
+        print("ok", verb)
+# The same containers without their cycle stage as usual.
+cyclic_list.pop()
+assert jaxcompat.lower(f, cyclic_list).as_text()
+print("done")
+"""
+
+
+def test_lower_and_trace_refuse_a_cycle_with_a_clear_error():
+    # In a fresh process: JAX 0.4.13's own flatten would crash the interpreter on these.
+    result = run_python(STAGING_CYCLES)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines() == ["ok lower", "ok trace", "ok lower", "done"]
