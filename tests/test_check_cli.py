@@ -91,7 +91,7 @@ def test_a_file_that_does_not_parse_is_reported_and_the_rest_checked(in_tmp, cap
     assert re.fullmatch(r"pkg/bad\.py:2:7: error: cannot parse: .+", lines[0]), lines[0]
     assert lines[1].startswith("pkg/good.py:2:1: JC001 ")
     assert (
-        lines[-1] == "Found 1 finding (JC001: 1) in 1 file (2 lines); 1 file could not be parsed."
+        lines[-1] == "Found 1 finding (JC001: 1) in 1 file (2 lines); 1 file could not be checked."
     )
 
 

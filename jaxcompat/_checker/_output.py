@@ -99,7 +99,7 @@ def _summary(findings: list[FileFinding], files: int, lines: int, errors: int) -
         + f" in {files} file{'s' * (files != 1)} ({lines} lines)"
     )
     if errors:
-        text += f"; {errors} file{'s' * (errors != 1)} could not be parsed"
+        text += f"; {errors} file{'s' * (errors != 1)} could not be checked"
     return text + "."
 
 
