@@ -247,3 +247,18 @@ def test_shard_map_names_check_vma_where_the_replication_check_has_no_rule():
 @pytest.mark.jax(">=0.4.36")
 def test_shard_map_checks_a_cond_from_0436():
     assert _shard_map_of_a_cond(check_vma=True).tolist() == [-2.5, -1.5, 1.5, 2.5]
+
+
+@pytest.mark.jax("<0.6.1")
+def test_shard_map_with_no_mesh_set_says_how_to_set_one():
+    # Before JAX 0.6.1 jaxcompat provides shard_map: with no mesh given and none set, its
+    # error says how to set one (the newest JAX raises its own error there).
+    P = jax.sharding.PartitionSpec
+    mapped = jaxcompat.shard_map(lambda block: block, in_specs=P("x"), out_specs=P("x"))
+    with pytest.raises(TypeError) as raised:
+        mapped(jnp.arange(8.0))
+    assert str(raised.value) == (
+        "jaxcompat.shard_map was given no mesh and none is set: call it inside "
+        "`with jaxcompat.set_mesh(mesh):`, or pass mesh=... (JAX "
+        f"{jaxcompat.JAX_VERSION_STRING} has no mesh context of its own that shard_map reads)."
+    )

@@ -315,6 +315,36 @@ def test_shard_map_newest_signature():
     np.testing.assert_allclose(double(x), x * 2)
 
 
+def test_shard_map_maps_over_the_mesh_set_when_called():
+    # The newest JAX's idiom: no mesh= given, the mesh is the one set_mesh set at the call.
+    P = jax.sharding.PartitionSpec
+
+    def block_sum(block):
+        return jax.lax.psum(block, "y")
+
+    summed = jaxcompat.shard_map(
+        block_sum, in_specs=P("x", "y"), out_specs=P("x", None), check_vma=False
+    )
+    x = np_jax.arange(32.0).reshape(4, 8)
+    devices = np.array(jax.devices()[:8])
+    with jaxcompat.set_mesh(jax.sharding.Mesh(devices.reshape(2, 4), ("x", "y"))):
+        np.testing.assert_allclose(summed(x), x.reshape(4, 4, 2).sum(axis=1))
+        np.testing.assert_allclose(jax.jit(summed)(x), x.reshape(4, 4, 2).sum(axis=1))
+
+        @jaxcompat.shard_map(in_specs=P("x", "y"), out_specs=P("x", "y"))
+        def double(block):
+            return block * 2
+
+        np.testing.assert_allclose(double(x), x * 2)
+    # Another mesh, another mapped function (the newest JAX refuses to map one function over
+    # two meshes): the mesh is read from set_mesh, not fixed.
+    summed = jaxcompat.shard_map(
+        block_sum, in_specs=P("x", "y"), out_specs=P("x", None), check_vma=False
+    )
+    with jaxcompat.set_mesh(jax.sharding.Mesh(devices.reshape(4, 2), ("x", "y"))):
+        np.testing.assert_allclose(summed(x), x.reshape(4, 2, 4).sum(axis=1))
+
+
 def _needs_the_mesh(x):
     return jax.lax.with_sharding_constraint(x, jax.sharding.PartitionSpec("x"))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -124,24 +125,50 @@ def shard_map_from_experimental(experimental_shard_map: Callable[..., Any]) -> C
                 axis_names=axis_names,
                 check_vma=check_vma,
             )
-        if mesh is None:
-            raise TypeError(
-                f"jaxcompat.shard_map needs mesh=... on JAX {JAX_VERSION_STRING}: taking the "
-                "mesh from jaxcompat.set_mesh needs JAX 0.6.1 or newer."
-            )
         if in_specs is _INFER:
             raise TypeError(
                 f"jaxcompat.shard_map needs in_specs=... on JAX {JAX_VERSION_STRING}: "
                 "inferring them from the arguments needs JAX 0.7.1 or newer."
             )
-        options: dict[str, Any] = {"check_rep": check_vma}
-        manual = frozenset(axis_names)
-        if manual and manual != frozenset(mesh.axis_names):
-            options["auto"] = frozenset(mesh.axis_names) - manual
-        mapped = experimental_shard_map(f, mesh, in_specs, out_specs, **options)
-        return _naming_check_vma(mapped) if check_vma else mapped
+
+        def on(mesh: Mesh) -> Callable[..., Any]:
+            options: dict[str, Any] = {"check_rep": check_vma}
+            manual = frozenset(axis_names)
+            if manual and manual != frozenset(mesh.axis_names):
+                options["auto"] = frozenset(mesh.axis_names) - manual
+            mapped = experimental_shard_map(f, mesh, in_specs, out_specs, **options)
+            return _naming_check_vma(mapped) if check_vma else mapped
+
+        return on(mesh) if mesh is not None else _on_the_mesh_set(f, on)
 
     return shard_map
+
+
+def _on_the_mesh_set(
+    f: Callable[..., Any], on: Callable[[Mesh], Callable[..., Any]]
+) -> Callable[..., Any]:
+    """``shard_map(f)`` with no mesh: as the newest JAX, the mesh set when it is called.
+
+    The mesh is the one ``jaxcompat.set_mesh`` set last on this thread. Each mesh's mapped
+    function is built once, so calls on the same mesh reuse JAX's caches.
+    """
+    built: dict[Mesh, Callable[..., Any]] = {}
+
+    @functools.wraps(f)
+    def mapped(*args: Any, **kwargs: Any) -> Any:
+        meshes = _meshes_set()
+        if not meshes:
+            raise TypeError(
+                "jaxcompat.shard_map was given no mesh and none is set: call it inside "
+                "`with jaxcompat.set_mesh(mesh):`, or pass mesh=... (JAX "
+                f"{JAX_VERSION_STRING} has no mesh context of its own that shard_map reads)."
+            )
+        mesh = meshes[-1]
+        if mesh not in built:
+            built[mesh] = on(mesh)
+        return built[mesh](*args, **kwargs)
+
+    return mapped
 
 
 _NO_RULE = "No replication rule for "
@@ -169,6 +196,19 @@ def _naming_check_vma(mapped: Callable[..., Any]) -> Callable[..., Any]:
     return checked
 
 
+# The meshes jaxcompat.set_mesh has set on each thread, the innermost last. Where set_mesh is
+# jaxcompat's (before JAX 0.7.1), shard_map with no mesh reads it: the releases before 0.6.1,
+# whose shard_map jaxcompat provides too, have no mesh context that their shard_map reads.
+_MESHES_SET = threading.local()
+
+
+def _meshes_set() -> list[Mesh]:
+    if not hasattr(_MESHES_SET, "meshes"):
+        _MESHES_SET.meshes = []
+    meshes: list[Mesh] = _MESHES_SET.meshes
+    return meshes
+
+
 class _MeshSetting:
     """What ``set_mesh(mesh)`` returns: the mesh is set already; leaving a ``with`` unsets it."""
 
@@ -179,6 +219,9 @@ class _MeshSetting:
         return None
 
     def __exit__(self, *exc_info: object) -> None:
+        meshes = _meshes_set()
+        if meshes:
+            meshes.pop()
         self._entered.__exit__(*exc_info)
 
 
@@ -189,6 +232,7 @@ def _mesh_setter(enter: Callable[[Mesh], Any]) -> Callable[[Mesh], _MeshSetting]
             raise ValueError(f"Expected mesh of type `jax.sharding.Mesh`. Got {type(mesh)}")
         context = enter(mesh)
         context.__enter__()
+        _meshes_set().append(mesh)
         return _MeshSetting(context)
 
     return set_mesh
