@@ -259,7 +259,7 @@ OTHER_PYTHONS = [
 
 
 def _python_ends() -> set[tuple[str, str]]:
-    """Each other Python at the oldest and the newest breakpoint row it runs (6 of 30 cells).
+    """Each other Python at the oldest and the newest breakpoint row it runs.
 
     `.ci/run` runs these with every row on its primary Python; the release workflow runs all
     the cells. A Python's own differences meet JAX's behaviour ranges at both ends of the

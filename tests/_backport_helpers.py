@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import settings
 from hypothesis import strategies as st
 
-# The same examples on every row (derandomized), and few of them: each example compiles
-# its own shapes, and the suite runs on every row and Python of the matrix.
+# The same examples on every row (derandomized), and few of them: an example can compile new
+# programs, and the suite runs on every row of the matrix.
 few = settings(max_examples=4, deadline=None, derandomize=True, database=None)
 
 # A few fixed shapes rather than any shape up to (4, 4, 4): ranks one to three, a single

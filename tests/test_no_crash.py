@@ -130,6 +130,21 @@ for verb, args, kwargs, where in cases:
 # The same containers without their cycle stage as usual.
 cyclic_list.pop()
 assert jaxcompat.lower(f, cyclic_list).as_text()
+# A dict subclass JAX does not register is a leaf to it, never flattened: JAX's own error.
+import jax
+
+class Config(dict):
+    pass
+
+config = Config()
+config["self"] = config
+errors = []
+for stage in (lambda: jax.jit(f).lower(config), lambda: jaxcompat.lower(f, config)):
+    try:
+        stage()
+    except TypeError as error:
+        errors.append(str(error))
+assert len(errors) == 2 and errors[0] == errors[1], errors
 print("done")
 """
 

@@ -88,8 +88,7 @@ def _read_source(file: Path) -> str:
 
 
 def _file_kind(mode: int) -> str:
-    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a device"}
-    return next((kind for test, kind in kinds.items() if test(mode)), "a device")
+    return "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
 
 
 #: How deep a syntax tree the checker follows: more than any Python it runs on compiles

@@ -17,16 +17,16 @@ from .hashing import flatten_one_level
 
 __all__ = ["refuse_cycles"]
 
-_CONTAINERS = (list, tuple, dict)
-
 
 def _children(value: Any) -> list[tuple[str, Any]]:
     """``value``'s children as (path step, child), one level down; none for a leaf."""
-    if isinstance(value, dict):
+    if type(value) is dict:
         return [(f"[{key!r}]", child) for key, child in value.items()]
-    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+    if type(value) in (list, tuple):
         return [(f"[{index}]", child) for index, child in enumerate(value)]
-    # A registered pytree node (a namedtuple, a dataclass, a Module ...): one level only.
+    # Anything else as JAX's registry sees it, one level only: a registered node (a namedtuple,
+    # an OrderedDict, a dataclass, a Module ...) has children; an unregistered dict or list
+    # subclass is a leaf to JAX, so a cycle inside it is never flattened.
     try:
         children, treedef = flatten_one_level(value)
     except Exception:  # its own flatten fails: JAX raises that itself, when it stages
@@ -62,13 +62,12 @@ def _find_cycle(value: Any) -> tuple[str, type] | None:
 def refuse_cycles(verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Raise a ValueError naming the first argument that contains itself, if any."""
     for name, value in [*((f"args[{i}]", a) for i, a in enumerate(args)), *kwargs.items()]:
-        if isinstance(value, _CONTAINERS) or not isinstance(value, jax.Array):
-            found = _find_cycle(value)
-            if found is not None:
-                path, kind = found
-                raise ValueError(
-                    f"jaxcompat.{verb}: {name}{path} refers back to an enclosing "
-                    f"{kind.__name__}: a pytree that contains itself cannot be staged on any "
-                    f"JAX release (JAX {JAX_VERSION_STRING} would crash or raise an internal "
-                    "error). Break the cycle before passing it."
-                )
+        found = _find_cycle(value)
+        if found is not None:
+            path, kind = found
+            raise ValueError(
+                f"jaxcompat.{verb}: {name}{path} refers back to an enclosing "
+                f"{kind.__name__}: a pytree that contains itself cannot be staged on any "
+                f"JAX release (JAX {JAX_VERSION_STRING} would crash or raise an internal "
+                "error). Break the cycle before passing it."
+            )
