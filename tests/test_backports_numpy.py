@@ -7,6 +7,7 @@ NumPy, from exact known values, or from long-standing ``jax.numpy`` functions, n
 function under test.
 """
 
+import functools
 import math
 
 import jax
@@ -47,6 +48,11 @@ def assert_same(actual, expected, *, rtol=1e-6, atol=0.0):
     np.testing.assert_allclose(np.asarray(actual), expected, rtol=rtol, atol=atol)
 
 
+# The jit, vmap and grad checks of a test run together in one jitted program (the
+# ``*_transformed`` functions): one compile per example, none when an example repeats a shape
+# and static argument, where eager vmap and grad compile a program per primitive.
+
+
 # --- The array-API aliases (JAX 0.4.24) --------------------------------------------------------
 
 UNARY_ALIASES = [
@@ -81,10 +87,21 @@ def test_inverse_trigonometric_aliases(name, reference, low, high, data):
     ],
 )
 def test_inverse_trigonometric_gradients(name, derivative, point):
-    gradient = jax.grad(getattr(jnp, name))(point)
+    function = getattr(jnp, name)
+
+    # grad and vmap of grad in one jitted program, as the tests below do.
+    @jax.jit
+    def gradients(p, v):
+        return jax.grad(function)(p), jax.vmap(jax.grad(function))(v)
+
+    gradient, batched = gradients(point, np.full(3, point, np.float32))
     assert gradient == pytest.approx(derivative(point), rel=1e-6)
-    batched = jax.vmap(jax.grad(getattr(jnp, name)))(np.full(3, point, np.float32))
     np.testing.assert_allclose(batched, np.full(3, derivative(point)), rtol=1e-6)
+
+
+@jax.jit
+def atan2_and_pow_gradients(base, exponent, y, x):
+    return jax.grad(jnp.pow)(base, exponent), jax.grad(jnp.atan2, argnums=1)(y, x)
 
 
 @few
@@ -98,8 +115,10 @@ def test_atan2_and_pow(y, x):
     assert_same(
         jnp.pow(np.int32(3), np.arange(4, dtype=np.int32)), np.array([1, 3, 9, 27], np.int32)
     )
-    assert jax.grad(jnp.pow)(2.0, 3.0) == pytest.approx(12.0)
-    assert jax.grad(jnp.atan2, argnums=1)(1.0, 1.0) == pytest.approx(-0.5)
+    # At Python floats (weakly typed), both in one jitted program.
+    pow_gradient, atan2_gradient = atan2_and_pow_gradients(2.0, 3.0, 1.0, 1.0)
+    assert pow_gradient == pytest.approx(12.0)
+    assert atan2_gradient == pytest.approx(-0.5)
 
 
 @few
@@ -119,6 +138,15 @@ def test_bool_is_the_boolean_scalar_type():
 # --- concat, permute_dims, unstack ------------------------------------------------------------
 
 
+@functools.partial(jax.jit, static_argnames="axis")
+def concat_transformed(x, axis):
+    return (
+        jnp.concat([x, x], axis=axis),
+        jax.vmap(lambda a: jnp.concat([a, a]))(x[None]),
+        jax.grad(lambda a: jnp.concat([a, 2 * a], axis=axis).sum())(x),
+    )
+
+
 @few
 @given(x=float_arrays(), data=st.data())
 def test_concat(x, data):
@@ -129,11 +157,18 @@ def test_concat(x, data):
         jnp.concat([x, ints], axis=axis), np.concatenate([x, ints.astype(np.float32)], axis)
     )
     assert_same(jnp.concat((x, x), axis=None), np.concatenate([x.ravel(), x.ravel()]))
-    assert_same(jax.jit(lambda a: jnp.concat([a, a], axis=axis))(x), np.concatenate([x, x], axis))
-    batched = jax.vmap(lambda a: jnp.concat([a, a]))(x[None])
+    jitted, batched, gradient = concat_transformed(x, axis=axis)
+    assert_same(jitted, np.concatenate([x, x], axis))
     assert_same(batched, np.concatenate([x, x])[None])
-    gradient = jax.grad(lambda a: jnp.concat([a, 2 * a], axis=axis).sum())(x)
     assert_same(gradient, np.full(x.shape, 3, np.float32))
+
+
+@functools.partial(jax.jit, static_argnames="axes")
+def permute_dims_transformed(x, axes):
+    return (
+        jax.jit(jnp.permute_dims, static_argnums=1)(x, axes),
+        jax.vmap(lambda a: jnp.permute_dims(a, axes))(x[None]),
+    )
 
 
 @few
@@ -142,9 +177,14 @@ def test_permute_dims(x, data):
     axes = tuple(data.draw(st.permutations(range(x.ndim))))
     assert_same(jnp.permute_dims(x, axes), np.transpose(x, axes))
     assert_same(jnp.permute_dims(x, axes=axes), np.transpose(x, axes))
-    assert_same(jax.jit(jnp.permute_dims, static_argnums=1)(x, axes), np.transpose(x, axes))
-    batched = jax.vmap(lambda a: jnp.permute_dims(a, axes))(x[None])
+    jitted, batched = permute_dims_transformed(x, axes=axes)
+    assert_same(jitted, np.transpose(x, axes))
     assert_same(batched, np.transpose(x, axes)[None])
+
+
+@jax.jit
+def unstack_transformed(x):
+    return jax.jit(jnp.unstack)(x), jax.vmap(jnp.unstack)(x[None])
 
 
 @few
@@ -157,9 +197,10 @@ def test_unstack(x, data):
     assert len(parts) == len(expected)
     for part, want in zip(parts, expected, strict=True):
         assert_same(part, want)
-    for part, want in zip(jax.jit(jnp.unstack)(x), np.moveaxis(x, 0, 0), strict=True):
+    jitted, batched = unstack_transformed(x)
+    for part, want in zip(jitted, np.moveaxis(x, 0, 0), strict=True):
         assert_same(part, want)
-    for part, want in zip(jax.vmap(jnp.unstack)(x[None]), x, strict=True):
+    for part, want in zip(batched, x, strict=True):
         assert_same(part, want[None])
     with pytest.raises(ValueError):  # noqa: PT011
         jnp.unstack(np.float32(1.0))
@@ -168,19 +209,32 @@ def test_unstack(x, data):
 # --- astype -----------------------------------------------------------------------------------
 
 
+@jax.jit
+def astype_transformed(x):
+    return (
+        jax.jit(jnp.astype, static_argnums=1)(x, np.int16),
+        jax.vmap(lambda a: jnp.astype(a, np.int32))(x),
+        jax.grad(lambda a: jnp.astype(a, np.float32).sum())(x),
+    )
+
+
 @few
 @given(x=float_arrays())
 def test_astype(x):
     assert_same(jnp.astype(x, np.int32), x.astype(np.int32))
     assert_same(jnp.astype(x, None), x)  # None: the default float dtype (float32 without x64)
-    assert_same(jnp.astype(x, np_jax.bfloat16, copy=True).astype(np.float32), x, rtol=1e-2)
+    # The bfloat16 result is widened on the host, not by another device program.
+    rounded = jnp.astype(x, np_jax.bfloat16, copy=True)
+    assert rounded.dtype == np_jax.bfloat16
+    assert_same(np.asarray(rounded).astype(np.float32), x, rtol=1e-2)
     assert_same(
         jnp.astype(x.astype(np.int32), np.float32, device=jax.devices()[0]),
         x.astype(np.int32).astype(np.float32),
     )
-    assert_same(jax.jit(jnp.astype, static_argnums=1)(x, np.int16), x.astype(np.int16))
-    assert_same(jax.vmap(lambda a: jnp.astype(a, np.int32))(x), x.astype(np.int32))
-    assert_same(jax.grad(lambda a: jnp.astype(a, np.float32).sum())(x), np.ones_like(x))
+    jitted, batched, gradient = astype_transformed(x)
+    assert_same(jitted, x.astype(np.int16))
+    assert_same(batched, x.astype(np.int32))
+    assert_same(gradient, np.ones_like(x))
 
 
 def test_astype_from_complex():
@@ -196,6 +250,11 @@ def test_astype_from_complex():
 # --- bitwise_count ----------------------------------------------------------------------------
 
 
+@jax.jit
+def bitwise_count_transformed(x):
+    return jnp.bitwise_count(x), jax.vmap(jnp.bitwise_count)(x)
+
+
 @few
 @given(
     x=int_arrays(low=-(2**31), high=2**31 - 1), small=int_arrays(dtype=np.int8, low=-128, high=127)
@@ -207,11 +266,25 @@ def test_bitwise_count(x, small):
     assert_same(jnp.bitwise_count(x), reference(x))
     assert_same(jnp.bitwise_count(small), reference(small))
     assert_same(jnp.bitwise_count(np.array([True, False])), np.array([1, 0], np.uint8))
-    assert_same(jax.jit(jnp.bitwise_count)(x), reference(x))
-    assert_same(jax.vmap(jnp.bitwise_count)(x), reference(x))
+    jitted, batched = bitwise_count_transformed(x)
+    assert_same(jitted, reference(x))
+    assert_same(batched, reference(x))
 
 
 # --- cumulative_sum, cumulative_prod ------------------------------------------------------------
+
+
+@functools.partial(jax.jit, static_argnames="axis")
+def cumulative_transformed(x, axis):
+    jitted = jax.jit(jnp.cumulative_sum, static_argnames=("axis", "include_initial"))
+    return (
+        jitted(x, axis=axis),
+        jax.vmap(lambda a: jnp.cumulative_sum(a, axis=axis))(x[None]),
+        jax.grad(lambda a: jnp.cumulative_sum(a, axis=axis).sum())(x),
+        jax.grad(lambda a: jnp.cumulative_prod(a, axis=axis).sum())(x),
+        # The reference: the gradient of the long-standing cumprod.
+        jax.grad(lambda a: np_jax.cumprod(a, axis=axis).sum())(x),
+    )
 
 
 @few
@@ -234,17 +307,15 @@ def test_cumulative_sum_and_prod(x, data):
         rtol=1e-5,
         atol=1e-6,
     )
-    jitted = jax.jit(jnp.cumulative_sum, static_argnames=("axis", "include_initial"))
-    assert_same(jitted(x, axis=axis), np.cumsum(x, axis), rtol=1e-5, atol=1e-5)
-    batched = jax.vmap(lambda a: jnp.cumulative_sum(a, axis=axis))(x[None])
+    jitted, batched, sum_gradient, prod_gradient, reference_gradient = cumulative_transformed(
+        x, axis=axis
+    )
+    assert_same(jitted, np.cumsum(x, axis), rtol=1e-5, atol=1e-5)
     assert_same(batched, np.cumsum(x, axis)[None], rtol=1e-5, atol=1e-5)
     # d/dx_i sum_j cumsum(x)_j = the number of partial sums x_i is in.
-    gradient = jax.grad(lambda a: jnp.cumulative_sum(a, axis=axis).sum())(x)
     counts = np.flip(np.cumsum(np.ones_like(x), axis), axis)
-    assert_same(gradient, counts)
-    reference_gradient = jax.grad(lambda a: np_jax.cumprod(a, axis=axis).sum())(x)
-    gradient = jax.grad(lambda a: jnp.cumulative_prod(a, axis=axis).sum())(x)
-    assert_same(gradient, reference_gradient, rtol=1e-5, atol=1e-5)
+    assert_same(sum_gradient, counts)
+    assert_same(prod_gradient, reference_gradient, rtol=1e-5, atol=1e-5)
 
 
 def test_cumulative_dtypes_and_errors():
@@ -268,6 +339,18 @@ def test_cumulative_dtypes_and_errors():
 # --- fill_diagonal, put_along_axis ------------------------------------------------------------
 
 
+@jax.jit
+def fill_diagonal_transformed(a, value):
+    def fill(x, v):
+        return jnp.fill_diagonal(x, v, inplace=False)
+
+    return (
+        fill(a, value),
+        jax.vmap(fill)(a[None], value[None]),
+        jax.grad(lambda x: jnp.fill_diagonal(x, 0.0, inplace=False).sum())(a),
+    )
+
+
 @few
 @given(n=st.integers(1, 4), m=st.integers(1, 4), values=st.integers(1, 5))
 def test_fill_diagonal(n, m, values):
@@ -279,10 +362,9 @@ def test_fill_diagonal(n, m, values):
     expected = a.copy()
     np.fill_diagonal(expected, -1)
     assert_same(jnp.fill_diagonal(a, -1, inplace=False), expected)
-    fill = jax.jit(lambda x, v: jnp.fill_diagonal(x, v, inplace=False))
-    assert_same(fill(a, np.float32(-1)), expected)
-    assert_same(jax.vmap(fill)(a[None], np.full(1, -1, np.float32)), expected[None])
-    gradient = jax.grad(lambda x: jnp.fill_diagonal(x, 0.0, inplace=False).sum())(a)
+    jitted, batched, gradient = fill_diagonal_transformed(a, np.float32(-1))
+    assert_same(jitted, expected)
+    assert_same(batched, expected[None])
     assert_same(gradient, 1 - np.eye(n, m, dtype=np.float32))
 
 
@@ -299,6 +381,18 @@ def test_fill_diagonal_errors():
     assert_same(jnp.fill_diagonal(cube, 5, inplace=False), expected)
 
 
+@functools.partial(jax.jit, static_argnames="axis")
+def put_along_axis_transformed(x, indices, values, axis):
+    def put(a, i):
+        return jnp.put_along_axis(a, i, values, axis, inplace=False)
+
+    return (
+        put(x, indices),
+        jax.vmap(put)(x[None], indices[None]),
+        jax.grad(lambda a: put(a, indices).sum())(x),
+    )
+
+
 @few
 @given(x=float_arrays(), data=st.data())
 def test_put_along_axis(x, data):
@@ -312,9 +406,9 @@ def test_put_along_axis(x, data):
     expected = x.copy()
     np.put_along_axis(expected, indices, values, axis)
     assert_same(jnp.put_along_axis(x, indices, values, axis, inplace=False), expected)
-    put = jax.jit(lambda a, i: jnp.put_along_axis(a, i, values, axis, inplace=False))
-    assert_same(put(x, indices), expected)
-    assert_same(jax.vmap(put)(x[None], indices[None]), expected[None])
+    jitted, batched, gradient = put_along_axis_transformed(x, indices, values, axis=axis)
+    assert_same(jitted, expected)
+    assert_same(batched, expected[None])
     flat = x.ravel().copy()
     flat[0] = 1.0
     assert_same(
@@ -323,8 +417,7 @@ def test_put_along_axis(x, data):
     # Overwritten entries get no gradient, the others pass theirs through.
     kept = np.ones_like(x)
     np.put_along_axis(kept, indices, 0.0, axis)
-    gradient = jax.grad(lambda a: jnp.put_along_axis(a, indices, values, axis, inplace=False).sum())
-    assert_same(gradient(x), kept)
+    assert_same(gradient, kept)
 
 
 def test_put_along_axis_errors():
@@ -372,6 +465,18 @@ def test_isdtype_errors():
 # --- vecdot, matvec, vecmat -------------------------------------------------------------------
 
 
+@jax.jit
+def vector_products_transformed(a, b, m, v, ones):
+    return (
+        jnp.vecdot(a, b),
+        jax.vmap(jnp.vecdot)(a, a),
+        jax.vmap(jnp.matvec, (0, None))(m, v),
+        jax.vmap(jnp.vecmat, (None, 0))(b, m),
+        jax.grad(lambda w: jnp.vecdot(a, w).sum())(b),
+        jax.grad(lambda w: jnp.matvec(m, w).sum())(ones),
+    )
+
+
 @few
 @given(
     a=float_arrays(shape=(2, 3), low=-4, high=4),
@@ -383,22 +488,17 @@ def test_vector_products(a, b, m):
     assert_same(jnp.vecdot(a, a, axis=0), np.einsum("ij,ij->j", a, a), rtol=1e-5, atol=1e-5)
     assert_same(jnp.matvec(m, np.ones(4, np.float32)), m.sum(-1), rtol=1e-5, atol=1e-5)
     assert_same(jnp.vecmat(b, m), np.einsum("j,ijk->ik", b, m), rtol=1e-5, atol=1e-5)
-    assert_same(jax.jit(jnp.vecdot)(a, b), np.einsum("ij,j->i", a, b), rtol=1e-5, atol=1e-5)
-    assert_same(jax.vmap(jnp.vecdot)(a, a), np.einsum("ij,ij->i", a, a), rtol=1e-5, atol=1e-5)
     v = np.arange(4, dtype=np.float32)
-    assert_same(
-        jax.vmap(jnp.matvec, (0, None))(m, v), np.einsum("bij,j->bi", m, v), rtol=1e-5, atol=1e-5
+    jitted, vecdots, matvecs, vecmats, vecdot_gradient, matvec_gradient = (
+        vector_products_transformed(a, b, m, v, np.ones(4, np.float32))
     )
-    assert_same(
-        jax.vmap(jnp.vecmat, (None, 0))(b, m), np.einsum("j,ijk->ik", b, m), rtol=1e-5, atol=1e-5
-    )
-    assert_same(jax.grad(lambda v: jnp.vecdot(a, v).sum())(b), a.sum(0), rtol=1e-5, atol=1e-5)
-    assert_same(
-        jax.grad(lambda v: jnp.matvec(m, v).sum())(np.ones(4, np.float32)),
-        m.sum((0, 1)),
-        rtol=1e-5,
-        atol=1e-5,
-    )
+    tolerance = {"rtol": 1e-5, "atol": 1e-5}
+    assert_same(jitted, np.einsum("ij,j->i", a, b), **tolerance)
+    assert_same(vecdots, np.einsum("ij,ij->i", a, a), **tolerance)
+    assert_same(matvecs, np.einsum("bij,j->bi", m, v), **tolerance)
+    assert_same(vecmats, np.einsum("j,ijk->ik", b, m), **tolerance)
+    assert_same(vecdot_gradient, a.sum(0), **tolerance)
+    assert_same(matvec_gradient, m.sum((0, 1)), **tolerance)
 
 
 def test_vector_products_conjugate_and_promote():
@@ -421,6 +521,15 @@ def test_vector_products_conjugate_and_promote():
 # --- minmax, top_k ----------------------------------------------------------------------------
 
 
+@functools.partial(jax.jit, static_argnames="axis")
+def minmax_transformed(x, axis, row):
+    return (
+        jax.jit(jnp.minmax, static_argnums=1)(x, axis),
+        jax.vmap(jnp.minmax)(x),
+        jax.grad(lambda a: jnp.minmax(a)[1])(row),
+    )
+
+
 @few
 @given(x=float_arrays(), data=st.data())
 def test_minmax(x, data):
@@ -431,14 +540,23 @@ def test_minmax(x, data):
     low, high = jnp.minmax(x, axis, keepdims=True, initial=(0.0, 1.0), where=x > 0)
     assert_same(low, np.min(x, axis, keepdims=True, initial=0.0, where=x > 0))
     assert_same(high, np.max(x, axis, keepdims=True, initial=1.0, where=x > 0))
-    low, high = jax.jit(jnp.minmax, static_argnums=1)(x, axis)
-    assert_same(high, np.max(x, axis))
-    low, high = jax.vmap(jnp.minmax)(x)
-    assert_same(low, np.min(x.reshape(x.shape[0], -1), 1))
-    gradient = jax.grad(lambda a: jnp.minmax(a)[1])(np.array([1.0, 3.0, 2.0], np.float32))
+    jitted, batched, gradient = minmax_transformed(
+        x, axis=axis, row=np.array([1.0, 3.0, 2.0], np.float32)
+    )
+    assert_same(jitted[1], np.max(x, axis))
+    assert_same(batched[0], np.min(x.reshape(x.shape[0], -1), 1))
     assert_same(gradient, np.array([0, 1, 0], np.float32))
     with pytest.raises(ValueError, match="has to specify 'initial'"):
         jnp.minmax(x, where=x > 0)
+
+
+@functools.partial(jax.jit, static_argnames=("k", "axis"))
+def top_k_transformed(x, k, axis):
+    return (
+        jax.jit(jnp.top_k, static_argnums=1, static_argnames="axis")(x, k, axis=axis)[0],
+        jax.vmap(lambda row: jnp.top_k(row, k))(x)[0],
+        jax.grad(lambda a: jnp.top_k(a, k)[0].sum())(x),
+    )
 
 
 @few
@@ -460,11 +578,9 @@ def test_top_k(x, k, data):
     assert_same(values, np.take_along_axis(x, bottom, axis))
     assert_same(indices, bottom.astype(np.int32))
     assert size >= k
-    values, _ = jax.jit(jnp.top_k, static_argnums=1, static_argnames="axis")(x, k, axis=axis)
-    assert_same(values, np.take_along_axis(x, top, axis))
-    values, _ = jax.vmap(lambda row: jnp.top_k(row, k))(x)
-    assert_same(values, -np.sort(-x, axis=1)[:, :k])
-    gradient = jax.grad(lambda a: jnp.top_k(a, k)[0].sum())(x)
+    jitted, batched, gradient = top_k_transformed(x, k=k, axis=axis)
+    assert_same(jitted, np.take_along_axis(x, top, axis))
+    assert_same(batched, -np.sort(-x, axis=1)[:, :k])
     expected = np.zeros_like(x)
     np.put_along_axis(expected, np.argsort(-x, axis=1)[:, :k], 1.0, 1)
     assert_same(gradient, expected)
@@ -483,6 +599,11 @@ def test_top_k_integers_and_errors():
 # --- spacing, trapezoid -----------------------------------------------------------------------
 
 
+@jax.jit
+def spacing_transformed(x):
+    return jnp.spacing(x), jax.vmap(jnp.spacing)(x)
+
+
 @few
 @given(
     x=hnp.arrays(
@@ -493,8 +614,9 @@ def test_top_k_integers_and_errors():
 )
 def test_spacing(x):
     assert_same(jnp.spacing(x), np.spacing(x))
-    assert_same(jax.jit(jnp.spacing)(x), np.spacing(x))
-    assert_same(jax.vmap(jnp.spacing)(x), np.spacing(x))
+    jitted, batched = spacing_transformed(x)
+    assert_same(jitted, np.spacing(x))
+    assert_same(batched, np.spacing(x))
 
 
 def test_spacing_dtypes_and_errors():
@@ -514,6 +636,15 @@ def trapezoid_reference(y, x=None, dx=1.0, axis=-1):
     return (0.5 * steps * (y[..., 1:] + y[..., :-1])).sum(-1).astype(np.float32)
 
 
+@functools.partial(jax.jit, static_argnames="axis")
+def trapezoid_transformed(y, x, ones, axis):
+    return (
+        jax.jit(jnp.trapezoid, static_argnames="axis")(y, x, axis=axis),
+        jax.vmap(lambda row: jnp.trapezoid(row, x, axis=axis))(y[None]),
+        jax.grad(lambda v: jnp.trapezoid(v, dx=2.0))(ones),
+    )
+
+
 @few
 @given(
     y=float_arrays(shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=2, max_side=4)),
@@ -530,11 +661,9 @@ def test_trapezoid(y, dx, data):
         jnp.trapezoid(y, dx=dx, axis=axis), trapezoid_reference(y, dx=dx, axis=axis), **tolerance
     )
     assert_same(jnp.trapezoid(y, x, axis=axis), trapezoid_reference(y, x, axis=axis), **tolerance)
-    jitted = jax.jit(jnp.trapezoid, static_argnames="axis")
-    assert_same(jitted(y, x, axis=axis), trapezoid_reference(y, x, axis=axis), **tolerance)
-    batched = jax.vmap(lambda row: jnp.trapezoid(row, x, axis=axis))(y[None])
+    jitted, batched, weights = trapezoid_transformed(y, x, np.ones(4, np.float32), axis=axis)
+    assert_same(jitted, trapezoid_reference(y, x, axis=axis), **tolerance)
     assert_same(batched, trapezoid_reference(y, x, axis=axis)[None], **tolerance)
-    weights = jax.grad(lambda v: jnp.trapezoid(v, dx=2.0))(np.ones(4, np.float32))
     assert_same(weights, np.array([1, 2, 2, 1], np.float32))
     assert_same(jnp.trapezoid(np.arange(4, dtype=np.int32)), np.float32(4.5))
 
@@ -557,6 +686,19 @@ def unique_reference(x):
     )
 
 
+# One static size for every padded unique in the file: eager unique with a size= compiles its
+# index computations once per size.
+UNIQUE_SIZE = 8
+
+
+@jax.jit
+def unique_transformed(x):
+    return (
+        jnp.unique_all(x, size=UNIQUE_SIZE, fill_value=99),
+        jax.vmap(lambda a: jnp.unique_counts(a, size=UNIQUE_SIZE, fill_value=99))(x[None]),
+    )
+
+
 @few
 @given(x=int_arrays(low=-3, high=3))
 def test_unique_functions(x):
@@ -573,28 +715,29 @@ def test_unique_functions(x):
     assert found_inverse._fields == ("values", "inverse_indices")
     assert_same(found_inverse.inverse_indices, inverse)
     # With a static size, values are padded with fill_value (default: the smallest value).
-    size = 8
+    size = UNIQUE_SIZE
     padded = jnp.unique_all(x, size=size, fill_value=99)
     present = min(len(values), size)
     assert_same(
         padded.values, np.concatenate([values, np.full(size - present, 99, x.dtype)])[:size]
     )
     assert_same(padded.counts, np.concatenate([counts, np.zeros(size - present, np.int32)])[:size])
+    # Sliced on the host, not by another device program.
     assert_same(
-        jnp.unique_values(x, size=size)[present:], np.full(size - present, values[0], x.dtype)
+        np.asarray(jnp.unique_values(x, size=size))[present:],
+        np.full(size - present, values[0], x.dtype),
     )
-    jitted = jax.jit(lambda a: jnp.unique_all(a, size=size, fill_value=99))
-    for actual, expected in zip(jitted(x), padded, strict=True):
+    jitted, batched = unique_transformed(x)
+    for actual, expected in zip(jitted, padded, strict=True):
         assert_same(actual, expected)
-    batched = jax.vmap(lambda a: jnp.unique_counts(a, size=size, fill_value=99))(x[None])
     assert_same(batched.counts, padded.counts[None])
 
 
 def test_unique_keeps_every_nan():
     x = np.array([[np.nan, 2.0, np.nan], [1.0, 2.0, 5.0]], np.float32)
-    found = jnp.unique_all(x, size=7)
-    assert_same(found.values, np.array([1, 2, 5, np.nan, np.nan, 1, 1], np.float32))
-    assert_same(found.indices, np.array([3, 1, 5, 0, 2, 3, 3], np.int32))
+    found = jnp.unique_all(x, size=UNIQUE_SIZE)
+    assert_same(found.values, np.array([1, 2, 5, np.nan, np.nan, 1, 1, 1], np.float32))
+    assert_same(found.indices, np.array([3, 1, 5, 0, 2, 3, 3, 3], np.int32))
     assert_same(found.inverse_indices, np.array([[3, 1, 4], [0, 1, 2]], np.int32))
-    assert_same(found.counts, np.array([1, 2, 1, 1, 1, 0, 0], np.int32))
+    assert_same(found.counts, np.array([1, 2, 1, 1, 1, 0, 0, 0], np.int32))
     assert_same(jnp.unique_values(x), np.array([1, 2, 5, np.nan, np.nan], np.float32))
