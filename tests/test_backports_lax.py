@@ -6,6 +6,7 @@ backports used on older releases give what the newest JAX gives. Expected result
 NumPy in float64 or exact integer arithmetic, never from the function under test.
 """
 
+import functools
 import inspect
 import re
 
@@ -32,6 +33,13 @@ def float_arrays(low=-4.0, high=4.0, shape=SHAPES):
 
 def weak(x):
     return x.weak_type
+
+
+def device_array(values, dtype):
+    """A JAX array made in NumPy and put on the device: jnp.arange, jnp.ones and the like
+    (and jnp.asarray on the newest JAX) compile a program for every shape; device_put does not.
+    """
+    return jax.device_put(np.asarray(values, dtype))
 
 
 BACKPORTED = [
@@ -69,6 +77,20 @@ def test_signature_is_the_newest(name):
 # --- structural ops ---------------------------------------------------------------------------
 
 
+# The jit, vmap and grad checks of a test run in one jitted program (one compile per input
+# shape, reused by the examples that draw the same shape) rather than as eager op-by-op
+# transformations, each op of which compiles on its own; the function itself is still called
+# eagerly on every example.
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def split_jitted_and_its_gradient(x, sizes, axis):
+    def weighted_sum(a):
+        return sum((i + 1) * c.sum() for i, c in enumerate(lax.split(a, sizes, axis)))
+
+    return lax.split(x, sizes, axis), jax.grad(weighted_sum)(x)
+
+
 @few
 @given(x=float_arrays(), data=st.data())
 def test_split(x, data):
@@ -76,16 +98,13 @@ def test_split(x, data):
     cuts = sorted(data.draw(st.lists(st.integers(0, x.shape[axis]), max_size=3)))
     sizes = tuple(np.diff([0, *cuts, x.shape[axis]]).tolist())
     expected = np.split(x, cuts, axis=axis)
-    for function in (lax.split, jax.jit(lax.split, static_argnums=(1, 2))):
-        chunks = function(x, sizes, axis)
+    jitted, gradient = split_jitted_and_its_gradient(x, sizes, axis)
+    for chunks in (lax.split(x, sizes, axis), jitted):
         assert isinstance(chunks, list)
         assert len(chunks) == len(expected)
         for chunk, want in zip(chunks, expected, strict=True):
             assert_same(chunk, want)
     # Each element's cotangent comes back to where it was taken from.
-    gradient = jax.grad(
-        lambda a: sum((i + 1) * c.sum() for i, c in enumerate(lax.split(a, sizes, axis)))
-    )(x)
     weights = np.concatenate(
         [np.full(want.shape, i + 1, np.float32) for i, want in enumerate(expected)], axis=axis
     )
@@ -93,7 +112,7 @@ def test_split(x, data):
 
 
 def test_split_errors():
-    x = jnp.arange(5)
+    x = device_array(range(5), np.int32)
     with pytest.raises(
         ValueError,
         match=r"^Sum of sizes 4 must be equal to dimension 0 of the operand shape \[5\]",
@@ -107,25 +126,39 @@ def test_split_errors():
         lax.split(x, [5], axis=1)
 
 
+@functools.partial(jax.jit, static_argnums=1)
+def tile_jitted_and_its_gradient(x, reps):
+    return lax.tile(x, reps), jax.grad(lambda a: lax.tile(a, reps).sum())(x)
+
+
 @few
 @given(x=float_arrays(shape=hnp.array_shapes(min_dims=0, max_dims=3, max_side=3)), data=st.data())
 def test_tile(x, data):
     reps = tuple(data.draw(st.lists(st.integers(0, 3), min_size=x.ndim, max_size=x.ndim)))
-    assert_same(lax.tile(x, reps), np.tile(x, reps) if x.ndim else x)
-    assert_same(jax.jit(lax.tile, static_argnums=1)(x, reps), np.tile(x, reps) if x.ndim else x)
-    gradient = jax.grad(lambda a: lax.tile(a, reps).sum())(x)
+    expected = np.tile(x, reps) if x.ndim else x
+    assert_same(lax.tile(x, reps), expected)
+    jitted, gradient = tile_jitted_and_its_gradient(x, reps)
+    assert_same(jitted, expected)
     assert_same(gradient, np.full(x.shape, np.prod(reps), np.float32))
 
 
 def test_tile_checks_reps_and_vmaps():
-    x = jnp.arange(3)
+    x = device_array(range(3), np.int32)
     with pytest.raises(
         TypeError,
         match=r"^reps length must be equal to the ndim of x, got len\(reps\)=2 and x\.ndim=1\.",
     ):
         lax.tile(x, (2, 2))
-    batched = jax.vmap(lambda a: lax.tile(a, (2,)))(jnp.arange(6).reshape(2, 3))
+    batched = jax.jit(jax.vmap(lambda a: lax.tile(a, (2,))))(
+        device_array(np.arange(6).reshape(2, 3), np.int32)
+    )
     assert_same(batched, np.array([[0, 1, 2, 0, 1, 2], [3, 4, 5, 3, 4, 5]], np.int32))
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def stack_and_unstack_jitted_and_gradient(operands, axis, unstack_axis):
+    gradient = jax.grad(lambda a: lax.stack([a, 3 * a], axis).sum())(operands[0])
+    return lax.stack(operands, axis), lax.unstack(operands[0], unstack_axis), gradient
 
 
 @few
@@ -134,15 +167,17 @@ def test_stack_and_unstack(x, data):
     axis = data.draw(st.integers(-x.ndim - 1, x.ndim))
     operands = [x, x + 1, x * 2]
     assert_same(lax.stack(operands, axis), np.stack(operands, axis))
-    assert_same(jax.jit(lax.stack, static_argnums=1)(operands, axis), np.stack(operands, axis))
     unstack_axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
-    pieces = lax.unstack(x, unstack_axis)
-    assert isinstance(pieces, tuple)
+    jitted, jitted_pieces, gradient = stack_and_unstack_jitted_and_gradient(
+        operands, axis, unstack_axis
+    )
+    assert_same(jitted, np.stack(operands, axis))
     expected = [np.take(x, i, axis=unstack_axis) for i in range(x.shape[unstack_axis])]
-    assert len(pieces) == len(expected)
-    for piece, want in zip(pieces, expected, strict=True):
-        assert_same(piece, want)
-    gradient = jax.grad(lambda a: lax.stack([a, 3 * a], axis).sum())(x)
+    for pieces in (lax.unstack(x, unstack_axis), jitted_pieces):
+        assert isinstance(pieces, tuple)
+        assert len(pieces) == len(expected)
+        for piece, want in zip(pieces, expected, strict=True):
+            assert_same(piece, want)
     assert_same(gradient, np.full(x.shape, 4, np.float32))
 
 
@@ -150,21 +185,24 @@ def test_stack_and_unstack_errors():
     with pytest.raises(
         ValueError, match=r"^All input arrays must have the same shape\. Got \(3,\), \(4,\)\."
     ):
-        lax.stack([jnp.arange(3), jnp.arange(4)])
+        lax.stack([device_array(range(3), np.int32), device_array(range(4), np.int32)])
     with pytest.raises(
         TypeError,
         match=r"^lax\.stack requires arguments to have the same dtypes, got int32, float32\.",
     ):
-        lax.stack([jnp.arange(3), jnp.arange(3.0)])
+        lax.stack([device_array(range(3), np.int32), device_array(range(3), np.float32)])
     with pytest.raises(ValueError, match=r"^axis 0 is out of bounds for array of dimension 0"):
         lax.unstack(3.0)
     assert_same(
-        jax.vmap(lambda a: lax.stack([a, a], 0))(jnp.ones((2, 3))), np.ones((2, 2, 3), np.float32)
+        jax.jit(jax.vmap(lambda a: lax.stack([a, a], 0)))(
+            device_array(np.ones((2, 3)), np.float32)
+        ),
+        np.ones((2, 2, 3), np.float32),
     )
 
 
 def test_broadcast_like():
-    like = jnp.zeros((2, 3), jnp.int32)
+    like = device_array(np.zeros((2, 3)), np.int32)
     result = lax.broadcast_like(1.0, like)
     assert_same(result, np.ones((2, 3), np.float32))
     assert weak(result)  # the dtype of arr, weak as it was
@@ -172,14 +210,18 @@ def test_broadcast_like():
         lax.broadcast_like(np.arange(3, dtype=np.int8)[None], like),
         np.tile(np.arange(3, dtype=np.int8), (2, 1)),
     )
-    gradient = jax.grad(lambda a: lax.broadcast_like(a, like).sum())(jnp.ones(3))
+    gradient = jax.jit(jax.grad(lambda a: lax.broadcast_like(a, like).sum()))(
+        device_array(np.ones(3), np.float32)
+    )
     assert_same(gradient, np.full(3, 2, np.float32))
     with pytest.raises(
         ValueError,
         match=r"^Incompatible types for broadcasting: input type=float32\[3\] and requested "
         r"type=float32\[2,4\]",
     ):
-        lax.broadcast_like(jnp.ones(3), jnp.zeros((2, 4)))
+        lax.broadcast_like(
+            device_array(np.ones(3), np.float32), device_array(np.zeros((2, 4)), np.float32)
+        )
 
 
 def test_empty():
@@ -193,20 +235,31 @@ def test_empty():
 # --- elementwise ------------------------------------------------------------------------------
 
 
+@jax.jit
+def exp2_and_log2_jitted_and_gradients(x, positive):
+    return (
+        lax.exp2(x),
+        jax.vmap(jax.grad(lax.exp2))(x.ravel()),
+        lax.log2(positive),
+        jax.vmap(jax.grad(lax.log2))(positive.ravel()),
+    )
+
+
 @few
 @given(x=float_arrays())
 def test_exp2_and_log2(x):
     x64 = x.astype(np.float64)
-    assert_same(lax.exp2(x), np.exp2(x64).astype(np.float32), rtol=1e-6)
-    assert_same(jax.jit(lax.exp2)(x), np.exp2(x64).astype(np.float32), rtol=1e-6)
-    gradient = jax.vmap(jax.grad(lax.exp2))(x.ravel())
-    assert_same(gradient, (np.log(2) * np.exp2(x64.ravel())).astype(np.float32), rtol=1e-6)
     positive = np.abs(x) + np.float32(0.5)
     p64 = positive.astype(np.float64)
+    jitted_exp2, exp2_gradient, jitted_log2, log2_gradient = exp2_and_log2_jitted_and_gradients(
+        x, positive
+    )
+    assert_same(lax.exp2(x), np.exp2(x64).astype(np.float32), rtol=1e-6)
+    assert_same(jitted_exp2, np.exp2(x64).astype(np.float32), rtol=1e-6)
+    assert_same(exp2_gradient, (np.log(2) * np.exp2(x64.ravel())).astype(np.float32), rtol=1e-6)
     assert_same(lax.log2(positive), np.log2(p64).astype(np.float32), atol=1e-6)
-    assert_same(jax.jit(lax.log2)(positive), np.log2(p64).astype(np.float32), atol=1e-6)
-    gradient = jax.vmap(jax.grad(lax.log2))(positive.ravel())
-    assert_same(gradient, (1 / (p64.ravel() * np.log(2))).astype(np.float32), rtol=1e-6)
+    assert_same(jitted_log2, np.log2(p64).astype(np.float32), atol=1e-6)
+    assert_same(log2_gradient, (1 / (p64.ravel() * np.log(2))).astype(np.float32), rtol=1e-6)
 
 
 @pytest.mark.parametrize("name", ["exp2", "log2"])
@@ -221,17 +274,22 @@ def test_exp2_and_log2_dtypes(name):
         match=rf"^{name} does not accept dtype int32\. Accepted dtypes are subtypes of "
         r"floating, complexfloating\.",
     ):
-        function(jnp.int32(8))
+        function(device_array(8, np.int32))
+
+
+@jax.jit
+def one_minus_square_jitted_and_gradient(x):
+    return lax.one_minus_square(x), jax.vmap(jax.grad(lax.one_minus_square))(x.ravel())
 
 
 @few
 @given(x=float_arrays(low=-2.0, high=2.0))
 def test_one_minus_square(x):
     x64 = x.astype(np.float64)
+    jitted, gradient = one_minus_square_jitted_and_gradient(x)
     assert_same(lax.one_minus_square(x), ((1 + x64) * (1 - x64)).astype(np.float32))
-    assert_same(jax.jit(lax.one_minus_square)(x), ((1 + x64) * (1 - x64)).astype(np.float32))
+    assert_same(jitted, ((1 + x64) * (1 - x64)).astype(np.float32))
     # The derivative is -2x exactly, also where the product rule would cancel.
-    gradient = jax.vmap(jax.grad(lax.one_minus_square))(x.ravel())
     np.testing.assert_array_equal(np.asarray(gradient), -2 * x.ravel())
 
 
@@ -262,6 +320,11 @@ def mulhi_reference(x, y):
 INTEGER_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32]
 
 
+@jax.jit
+def mulhi_jitted_and_vmapped(x, y):
+    return lax.mulhi(x, y), jax.vmap(lax.mulhi)(x, y)
+
+
 @pytest.mark.parametrize("dtype", INTEGER_TYPES)
 @few
 @given(data=st.data())
@@ -271,9 +334,10 @@ def test_mulhi(dtype, data):
     x, y = data.draw(ints), data.draw(ints)
     extremes = np.array([info.min, info.max, 0, -1 if info.min else 1, 1], dtype)
     x, y = np.concatenate([x, extremes]), np.concatenate([y, extremes[::-1]])
+    jitted, vmapped = mulhi_jitted_and_vmapped(x, y)
     assert_same(lax.mulhi(x, y), mulhi_reference(x, y), rtol=0, atol=0)
-    assert_same(jax.jit(lax.mulhi)(x, y), mulhi_reference(x, y), rtol=0, atol=0)
-    assert_same(jax.vmap(lax.mulhi)(x, y), mulhi_reference(x, y), rtol=0, atol=0)
+    assert_same(jitted, mulhi_reference(x, y), rtol=0, atol=0)
+    assert_same(vmapped, mulhi_reference(x, y), rtol=0, atol=0)
 
 
 def test_mulhi_dtypes_and_errors():
@@ -293,6 +357,15 @@ def test_mulhi_dtypes_and_errors():
         lax.mulhi(np.float32(3), np.float32(2))
 
 
+@functools.partial(jax.jit, static_argnums=1)
+def polynomial_jitted_and_gradient(x, coeffs):
+    # The coefficients are static (a tuple, hashable) and given as the list the test draws:
+    # Python numbers, as a jitted closure over them would see them.
+    coeffs = list(coeffs)
+    gradient = jax.vmap(jax.grad(lambda a: lax.polynomial(a, coeffs, unroll=1)))(x.ravel())
+    return lax.polynomial(x, coeffs), gradient
+
+
 @few
 @given(
     x=float_arrays(low=-2.0, high=2.0),
@@ -302,9 +375,9 @@ def test_polynomial(x, coeffs):
     x64 = x.astype(np.float64)
     expected = np.polynomial.polynomial.polyval(x64, coeffs).astype(np.float32)
     assert_same(lax.polynomial(x, coeffs), expected, rtol=1e-5, atol=1e-5)
-    assert_same(jax.jit(lambda a: lax.polynomial(a, coeffs))(x), expected, rtol=1e-5, atol=1e-5)
+    jitted, gradient = polynomial_jitted_and_gradient(x, tuple(coeffs))
+    assert_same(jitted, expected, rtol=1e-5, atol=1e-5)
     derivative = np.polynomial.polynomial.polyder(coeffs)
-    gradient = jax.vmap(jax.grad(lambda a: lax.polynomial(a, coeffs, unroll=1)))(x.ravel())
     assert_same(
         gradient,
         np.polynomial.polynomial.polyval(x64.ravel(), derivative).astype(np.float32),
@@ -320,18 +393,19 @@ def test_polynomial_shapes_and_dtypes():
     assert (float(result), result.dtype, weak(result)) == (34.0, np.float32, False)
     result = lax.polynomial(3, [1, 5, 2])
     assert (int(result), result.dtype, weak(result)) == (34, np.int32, True)
-    assert_same(lax.polynomial(jnp.arange(3.0), []), np.zeros(3, np.float32))
-    assert_same(lax.polynomial(jnp.arange(3.0), [2.0]), np.full(3, 2, np.float32))
-    columns = jnp.array([[1.0], [2.0]])
+    x = device_array(range(3), np.float32)
+    assert_same(lax.polynomial(x, []), np.zeros(3, np.float32))
+    assert_same(lax.polynomial(x, [2.0]), np.full(3, 2, np.float32))
+    columns = device_array([[1.0], [2.0]], np.float32)
     assert_same(
-        lax.polynomial(jnp.arange(3.0)[None], [columns, 1.0]),
+        lax.polynomial(device_array([range(3)], np.float32), [columns, 1.0]),
         np.array([[1, 2, 3], [2, 3, 4]], np.float32),
     )
     with pytest.raises(
         TypeError,
         match=r"^polynomial: arrays must have the same number of dimensions, got \{1, 2\}",
     ):
-        lax.polynomial(jnp.arange(3.0), [jnp.ones((2, 1)), 1.0])
+        lax.polynomial(x, [device_array(np.ones((2, 1)), np.float32), 1.0])
 
 
 # --- reductions, scatter_sub, axis_size ----------------------------------------------------
@@ -348,31 +422,65 @@ REDUCTIONS = [
 ]
 
 
+REDUCTION_AXES = [(), (0,), (1,), (0, 1)]
+
+
+def reduction_input(dtype):
+    return np.arange(1, 13, dtype=dtype).reshape(3, 4) % 5 + 1
+
+
+@pytest.fixture(scope="module")
+def jitted_reductions():
+    """Each reduction over each of REDUCTION_AXES, and vmapped, under jit: all seven
+    reductions in one program (one compile rather than one per reduction and axes)."""
+
+    @jax.jit
+    def reduce_all(inputs):
+        results = {}
+        for name, _, _ in REDUCTIONS:
+            function, x = getattr(lax, name), inputs[name]
+            over_axes = [function(x, axes) for axes in REDUCTION_AXES]
+            results[name] = over_axes, jax.vmap(lambda a, f=function: f(a, (0,)))(x)
+        return results
+
+    return reduce_all({name: reduction_input(dtype) for name, _, dtype in REDUCTIONS})
+
+
 @pytest.mark.parametrize(("name", "reference", "dtype"), REDUCTIONS)
-def test_reductions(name, reference, dtype):
+def test_reductions(name, reference, dtype, jitted_reductions):
     function = getattr(lax, name)
-    x = np.arange(1, 13, dtype=dtype).reshape(3, 4) % 5 + 1
-    for axes in [(), (0,), (1,), (0, 1)]:
+    x = reduction_input(dtype)
+    jitted, vmapped = jitted_reductions[name]
+    for axes, jitted_result in zip(REDUCTION_AXES, jitted, strict=True):
         expected = reference(x, axis=axes) if axes else x
         assert_same(function(x, axes), np.asarray(expected, dtype), rtol=1e-6)
-        assert_same(
-            jax.jit(function, static_argnums=1)(x, axes), np.asarray(expected, dtype), rtol=1e-6
-        )
-    assert_same(jax.vmap(lambda a: function(a, (0,)))(x), np.asarray(reference(x, axis=1), dtype))
+        assert_same(jitted_result, np.asarray(expected, dtype), rtol=1e-6)
+    assert_same(vmapped, np.asarray(reference(x, axis=1), dtype))
     if "out_sharding" in _surface.signature_at(f"jax.lax.{name}", NEWEST):
         assert_same(function(x, (0,), out_sharding=None), np.asarray(reference(x, axis=0), dtype))
 
 
 def test_reduce_sum_gradient_and_errors():
-    gradient = jax.grad(lambda a: lax.reduce_sum(a, (1,)).sum())(jnp.ones((2, 3)))
+    gradient = jax.jit(jax.grad(lambda a: lax.reduce_sum(a, (1,)).sum()))(
+        device_array(np.ones((2, 3)), np.float32)
+    )
     assert_same(gradient, np.ones((2, 3), np.float32))
     with pytest.raises(TypeError, match=r"reduce_sum does not accept dtype bool"):
-        lax.reduce_sum(jnp.ones(3, bool), (0,))
+        lax.reduce_sum(device_array(np.ones(3), bool), (0,))
 
 
 DIMENSIONS = jax.lax.ScatterDimensionNumbers(
     update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
 )
+
+
+@jax.jit
+def scatter_sub_jitted_and_gradients(operand, indices, updates):
+    def total(o, u):
+        return lax.scatter_sub(o, indices, u, DIMENSIONS).sum()
+
+    jitted = lax.scatter_sub(operand, indices, updates, DIMENSIONS, mode="clip")
+    return jitted, jax.grad(total, argnums=(0, 1))(operand, updates)
 
 
 @few
@@ -389,11 +497,8 @@ def test_scatter_sub(operand, updates, indices):
         expected.astype(np.float32),
         atol=2e-6,
     )
-    jitted = jax.jit(lambda o, u: lax.scatter_sub(o, indices, u, DIMENSIONS, mode="clip"))
-    assert_same(jitted(operand, updates), expected.astype(np.float32), atol=2e-6)
-    d_operand, d_updates = jax.grad(
-        lambda o, u: lax.scatter_sub(o, indices, u, DIMENSIONS).sum(), argnums=(0, 1)
-    )(operand, updates)
+    jitted, (d_operand, d_updates) = scatter_sub_jitted_and_gradients(operand, indices, updates)
+    assert_same(jitted, expected.astype(np.float32), atol=2e-6)
     assert_same(d_operand, np.ones(5, np.float32))
     assert_same(d_updates, -np.ones(4, np.float32))
 
@@ -417,7 +522,9 @@ def test_axis_size():
     def sizes(x):
         return x * lax.axis_size("i"), lax.axis_size("i")
 
-    scaled, size = jax.vmap(sizes, axis_name="i", out_axes=(0, None))(jnp.ones(3))
+    scaled, size = jax.vmap(sizes, axis_name="i", out_axes=(0, None))(
+        device_array(np.ones(3), np.float32)
+    )
     assert_same(scaled, np.full(3, 3, np.float32))
     assert size == 3
     seen = []
@@ -426,7 +533,9 @@ def test_axis_size():
         seen.append((lax.axis_size("i"), lax.axis_size("j"), lax.axis_size(("i", "j"))))
         return x
 
-    jax.jit(jax.vmap(jax.vmap(nested, axis_name="j"), axis_name="i"))(jnp.zeros((3, 2)))
+    jax.jit(jax.vmap(jax.vmap(nested, axis_name="j"), axis_name="i"))(
+        device_array(np.zeros((3, 2)), np.float32)
+    )
     assert seen == [(3, 2, 6)]
     assert all(type(size) is int for size in seen[0])
     with pytest.raises(NameError, match=r"^unbound axis name: k"):
@@ -466,12 +575,13 @@ def test_a_keyword_the_release_lacks_is_a_type_error():
     # function; elsewhere a sharding cannot be honoured, and the error says which release can.
     mesh = jax.sharding.Mesh(np.array(jax.devices()[:1]), ("data",))
     sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+    ones = device_array(np.ones((2, 3)), np.float32)
     native = getattr(jax.lax, "reduce_sum", None)
     if native is not None and "out_sharding" in inspect.signature(native).parameters:
-        assert float(lax.reduce_sum(jnp.ones((2, 3)), (0, 1), out_sharding=sharding)) == 6.0
+        assert float(lax.reduce_sum(ones, (0, 1), out_sharding=sharding)) == 6.0
     else:
         with pytest.raises(TypeError) as raised:
-            lax.reduce_sum(jnp.ones((2, 3)), (0, 1), out_sharding=sharding)
+            lax.reduce_sum(ones, (0, 1), out_sharding=sharding)
         assert str(raised.value) == (
             "jaxcompat.lax.reduce_sum(out_sharding=...) needs JAX 0.8.0 or newer; JAX "
             f"{jaxcompat.JAX_VERSION_STRING} has no out_sharding for reduce_sum. Leave "
@@ -495,6 +605,14 @@ def ragged_dot64(lhs, rhs, group_sizes):
     return out
 
 
+@jax.jit
+def ragged_dot_gradients(lhs, rhs, group_sizes, g):
+    def weighted_sum(a, b):
+        return (lax.ragged_dot(a, b, group_sizes) * g).sum()
+
+    return jax.grad(weighted_sum, (0, 1))(lhs, rhs)
+
+
 @few
 @given(st.integers(0, 2**16), st.lists(st.integers(0, 3), min_size=1, max_size=3))
 def test_ragged_dot(seed, sizes):
@@ -512,9 +630,7 @@ def test_ragged_dot(seed, sizes):
     # Gradients: the ragged product's own, d/dlhs = g @ rhs[group].T and d/drhs[group] =
     # lhs[group].T @ g[group].
     g = rng.normal(size=(m, 2)).astype(np.float32)
-    d_lhs, d_rhs = jax.grad(lambda a, b: (lax.ragged_dot(a, b, group_sizes) * g).sum(), (0, 1))(
-        lhs, rhs
-    )
+    d_lhs, d_rhs = ragged_dot_gradients(lhs, rhs, group_sizes, g)
     expected_lhs = np.zeros_like(lhs, np.float64)
     expected_rhs = np.zeros_like(rhs, np.float64)
     start = 0
@@ -527,23 +643,39 @@ def test_ragged_dot(seed, sizes):
     assert_same(d_rhs, expected_rhs.astype(np.float32), rtol=1e-5, atol=1e-5)
 
 
+@jax.jit
+def ragged_dot_jitted_and_vmapped(lhs, rhs, sizes, batched_operands):
+    # Batched over every operand (the newest JAX batches no other way: NotImplementedError).
+    return lax.ragged_dot(lhs, rhs, sizes), jax.vmap(lax.ragged_dot)(*batched_operands)
+
+
 def test_ragged_dot_dtypes_jit_and_vmap():
-    lhs = jnp.arange(12, dtype=jnp.int8).reshape(4, 3)
-    rhs = jnp.ones((2, 3, 2), jnp.int8)
-    sizes = jnp.array([1, 2], jnp.int32)
-    result = lax.ragged_dot(lhs, rhs, sizes, preferred_element_type=jnp.int32)
+    lhs = np.arange(12, dtype=np.int8).reshape(4, 3)
+    rhs = np.ones((2, 3, 2), np.int8)
+    sizes = device_array([1, 2], np.int32)
+    result = lax.ragged_dot(
+        device_array(lhs, np.int8),
+        device_array(rhs, np.int8),
+        sizes,
+        preferred_element_type=jnp.int32,
+    )
     np.testing.assert_array_equal(result, [[3, 3], [12, 12], [21, 21], [0, 0]])
     assert result.dtype == jnp.int32
-    half = lax.ragged_dot(lhs.astype(jnp.bfloat16), rhs.astype(jnp.bfloat16), sizes)
+    half = lax.ragged_dot(device_array(lhs, jnp.bfloat16), device_array(rhs, jnp.bfloat16), sizes)
     assert half.dtype == jnp.bfloat16
-    jitted = jax.jit(lax.ragged_dot)(lhs.astype(np.float32), rhs.astype(np.float32), sizes)
-    np.testing.assert_array_equal(jitted, [[3, 3], [12, 12], [21, 21], [0, 0]])
-    # Batched over every operand (the newest JAX batches no other way: NotImplementedError).
-    batched = jax.vmap(lax.ragged_dot)(
-        jnp.stack([lhs, 2 * lhs]).astype(np.float32),
-        jnp.stack([rhs, rhs]).astype(np.float32),
-        jnp.stack([sizes, sizes]),
+    jitted, batched = ragged_dot_jitted_and_vmapped(
+        device_array(lhs, np.float32),
+        device_array(rhs, np.float32),
+        sizes,
+        (
+            device_array([lhs, 2 * lhs], np.float32),
+            device_array([rhs, rhs], np.float32),
+            device_array([[1, 2], [1, 2]], np.int32),
+        ),
     )
+    np.testing.assert_array_equal(jitted, [[3, 3], [12, 12], [21, 21], [0, 0]])
+    batched, jitted = np.asarray(batched), np.asarray(jitted)  # indexing on device compiles
+    np.testing.assert_array_equal(batched[0], jitted)
     np.testing.assert_array_equal(batched[1], 2 * jitted)
 
 
@@ -588,7 +720,7 @@ def test_ragged_dot_group_offset_is_refused():
             np.ones((3, 2), np.float32),
             np.ones((2, 2, 2), np.float32),
             np.array([1, 2], np.int32),
-            group_offset=jnp.array(0, np.int32),
+            group_offset=device_array(0, np.int32),
         )
 
 
