@@ -6,9 +6,11 @@ backports used on older releases give what the newest JAX gives. Expected result
 NumPy formulas in float64, never from the function under test.
 """
 
+import functools
 import inspect
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from hypothesis import given
@@ -22,6 +24,16 @@ from tests._backport_helpers import SHAPES, assert_same, few
 def float_arrays(low=-20.0, high=20.0, shape=SHAPES):
     elements = st.floats(low, high, width=32, allow_subnormal=False)
     return hnp.arrays(np.float32, shape, elements=elements)
+
+
+# The shapes of SHAPES, all of them in every example of the tests below: each function is then
+# checked on every shape whatever hypothesis draws, and the checks under transformations of
+# all four fit in one program.
+EVERY_SHAPE = [(1,), (4,), (2, 3), (3, 1, 2)]
+
+
+def arrays_of_every_shape(low=-20.0, high=20.0):
+    return st.tuples(*(float_arrays(low, high, shape=shape) for shape in EVERY_SHAPE))
 
 
 def softplus64(x):
@@ -54,20 +66,40 @@ ACTIVATIONS = [
 ]
 
 
+@functools.cache
+def transformed(name):
+    """The jit and vmap checks of one activation on arrays of every shape, and its derivative
+    at all their elements (vmap of grad), as one program: each transformation of each shape
+    would compile one of its own."""
+    function = getattr(nn, name)
+
+    def checks(xs):
+        jitted = [function(x) for x in xs]
+        batched = [jax.vmap(function)(x) for x in xs]
+        elements = jnp.concatenate([x.ravel() for x in xs])
+        return jitted, batched, jax.vmap(jax.grad(function))(elements)
+
+    return jax.jit(checks)
+
+
 @pytest.mark.parametrize(("name", "reference", "derivative"), ACTIVATIONS)
 @few
-@given(x=float_arrays())
-def test_activations(name, reference, derivative, x):
+@given(xs=arrays_of_every_shape())
+def test_activations(name, reference, derivative, xs):
     function = getattr(nn, name)
-    expected = reference(x.astype(np.float64)).astype(np.float32)
-    assert_same(function(x), expected)
-    assert_same(jax.jit(function)(x), expected)
-    assert_same(jax.vmap(function)(x), expected)
-    # Away from the kinks of sparse_plus/sparse_sigmoid at -1 and 1, where the one-sided
-    # derivatives differ.
-    smooth = x[np.abs(np.abs(x) - 1) > 1e-3]
-    gradient = jax.vmap(jax.grad(function))(smooth)
-    assert_same(gradient, derivative(smooth.astype(np.float64)).astype(np.float32), atol=2e-6)
+    jitted, batched, gradient = transformed(name)(xs)
+    for i, x in enumerate(xs):
+        expected = reference(x.astype(np.float64)).astype(np.float32)
+        assert_same(function(x), expected)
+        assert_same(jitted[i], expected)
+        assert_same(batched[i], expected)
+    # Compared away from the kinks of sparse_plus/sparse_sigmoid at -1 and 1, where the
+    # one-sided derivatives differ.
+    x = np.concatenate([x.ravel() for x in xs])
+    assert gradient.dtype == np.float32 and gradient.shape == x.shape
+    smooth = np.abs(np.abs(x) - 1) > 1e-3
+    expected_gradient = derivative(x[smooth].astype(np.float64)).astype(np.float32)
+    assert_same(np.asarray(gradient)[smooth], expected_gradient, atol=2e-6)
 
 
 @pytest.mark.parametrize("name", [name for name, _, _ in ACTIVATIONS])
@@ -83,20 +115,30 @@ def test_activations_keep_dtype_and_refuse_lists(name):
 
 def test_identity_keeps_integers_and_squareplus_takes_b():
     assert_same(nn.identity(np.arange(3, dtype=np.int32)), np.arange(3, dtype=np.int32))
-    x = np.array([-1.0, 0.0, 2.0], np.float32)
+    # Four elements, a shape of SHAPES: the eager operations of the default b are reused.
+    x = np.array([-1.0, 0.0, 2.0, 3.0], np.float32)
     assert_same(nn.squareplus(x, b=0), np.maximum(x, 0))
     assert_same(nn.squareplus(x, 1.0), ((x + np.sqrt(x * x + 1)) / 2).astype(np.float32))
 
 
+@jax.jit
+def log1mexp_and_derivative(xs):
+    # The jit check of every shape and the derivative at all their elements (vmap of grad)
+    # as one program.
+    elements = jnp.concatenate([x.ravel() for x in xs])
+    return [nn.log1mexp(x) for x in xs], jax.vmap(jax.grad(nn.log1mexp))(elements)
+
+
 @few
-@given(x=float_arrays(low=2.0**-10, high=30.0))
-def test_log1mexp(x):
-    x64 = x.astype(np.float64)
-    expected = np.log(-np.expm1(-x64)).astype(np.float32)
-    assert_same(nn.log1mexp(x), expected, rtol=1e-5)
-    assert_same(jax.jit(nn.log1mexp)(x), expected, rtol=1e-5)
-    gradient = jax.vmap(jax.grad(nn.log1mexp))(x.ravel())
-    assert_same(gradient, (1 / np.expm1(x64.ravel())).astype(np.float32), rtol=1e-5)
+@given(xs=arrays_of_every_shape(low=2.0**-10, high=30.0))
+def test_log1mexp(xs):
+    jitted, gradient = log1mexp_and_derivative(xs)
+    for i, x in enumerate(xs):
+        expected = np.log(-np.expm1(-x.astype(np.float64))).astype(np.float32)
+        assert_same(nn.log1mexp(x), expected, rtol=1e-5)
+        assert_same(jitted[i], expected, rtol=1e-5)
+    x64 = np.concatenate([x.ravel() for x in xs]).astype(np.float64)
+    assert_same(gradient, (1 / np.expm1(x64)).astype(np.float32), rtol=1e-5)
 
 
 def test_log1mexp_at_the_edges():
@@ -116,21 +158,30 @@ def logmeanexp64(x, axis, where, keepdims):
         return np.log(total / count)
 
 
+@functools.partial(jax.jit, static_argnames="axis")
+def logmeanexp_and_gradient(x, where, axis):
+    # The jit checks (axis and keepdims static) and the gradient as one program.
+    results = [nn.logmeanexp(x, axis=axis, where=where, keepdims=k) for k in (False, True)]
+    gradient = jax.grad(lambda a: nn.logmeanexp(a, axis=None, where=where))(x)
+    return results, gradient
+
+
 @few
 @given(x=float_arrays(), data=st.data())
 def test_logmeanexp(x, data):
     axis = data.draw(st.sampled_from([None, *range(-x.ndim, x.ndim), tuple(range(x.ndim))]))
     keepdims = data.draw(st.booleans())
     where = data.draw(st.none() | hnp.arrays(np.bool_, x.shape))
-    expected = np.asarray(logmeanexp64(x, axis, where, keepdims)).astype(np.float32)
+    expected = [
+        np.asarray(logmeanexp64(x, axis, where, k)).astype(np.float32) for k in (False, True)
+    ]
     result = nn.logmeanexp(x, axis=axis, where=where, keepdims=keepdims)
-    assert_same(result, expected, rtol=1e-5, atol=1e-5)
-    jitted = jax.jit(nn.logmeanexp, static_argnames=("axis", "keepdims"))
-    assert_same(
-        jitted(x, axis=axis, where=where, keepdims=keepdims), expected, rtol=1e-5, atol=1e-5
-    )
+    assert_same(result, expected[keepdims], rtol=1e-5, atol=1e-5)
+    # Under jit, both keepdims in every example.
+    jitted, gradient = logmeanexp_and_gradient(x, where, axis=axis)
+    for k in (False, True):
+        assert_same(jitted[k], expected[k], rtol=1e-5, atol=1e-5)
     # The gradient is the softmax over the elements taken (zero elsewhere).
-    gradient = jax.grad(lambda a: nn.logmeanexp(a, axis=None, where=where))(x)
     mask = np.ones(x.shape, bool) if where is None else where
     if mask.any():
         weights = np.where(mask, np.exp(x.astype(np.float64) - x[mask].max()), 0.0)
@@ -144,34 +195,45 @@ def test_logmeanexp_promotes_integers():
 
 
 @few
-@given(x=float_arrays(shape=hnp.array_shapes(min_dims=2, max_dims=2, min_side=2, max_side=5)))
-def test_standardize(x):
-    x64 = x.astype(np.float64)
-    mean = x64.mean(-1, keepdims=True)
-    scale = np.sqrt(((x64 - mean) ** 2).mean(-1, keepdims=True) + 1e-5)
-    stable = ((x64 - mean) / scale).astype(np.float32)
-    # float32 rounding of the mean, amplified by the division by the standard deviation.
-    atol = float((4e-7 * np.abs(x64).max(-1, keepdims=True) / scale).max()) + 1e-5
-    assert_same(nn.standardize(x, algorithm="stable"), stable, rtol=1e-4, atol=atol)
+@given(
+    # Both in every example: two-dimensional shapes shared with the other standardize tests
+    # (and SHAPES), so that the eager operations of the backport compile once per shape.
+    xs=st.tuples(float_arrays(shape=(2, 3)), float_arrays(shape=(2, 4)))
+)
+def test_standardize(xs):
     jitted = jax.jit(nn.standardize, static_argnames="algorithm")
-    assert_same(jitted(x, algorithm="stable"), stable, rtol=1e-4, atol=atol)
-    # The fast variance never goes below zero, so the result is never NaN.
-    assert np.isfinite(np.asarray(nn.standardize(x))).all()
+    for x in xs:
+        x64 = x.astype(np.float64)
+        mean = x64.mean(-1, keepdims=True)
+        scale = np.sqrt(((x64 - mean) ** 2).mean(-1, keepdims=True) + 1e-5)
+        stable = ((x64 - mean) / scale).astype(np.float32)
+        # float32 rounding of the mean, amplified by the division by the standard deviation.
+        atol = float((4e-7 * np.abs(x64).max(-1, keepdims=True) / scale).max()) + 1e-5
+        assert_same(nn.standardize(x, algorithm="stable"), stable, rtol=1e-4, atol=atol)
+        assert_same(jitted(x, algorithm="stable"), stable, rtol=1e-4, atol=atol)
+        # The fast variance never goes below zero, so the result is never NaN.
+        assert np.isfinite(np.asarray(nn.standardize(x))).all()
+
+
+@jax.jit
+@jax.grad
+def standardize_gradient(a):
+    return nn.standardize(a, mean=1.0, variance=3.0).sum()
 
 
 @few
 @given(x=float_arrays(shape=(2, 4)))
 def test_standardize_gradient(x):
     # With mean and variance given, the result is linear in x.
-    gradient = jax.grad(lambda a: nn.standardize(a, mean=1.0, variance=3.0).sum())(x)
+    gradient = standardize_gradient(x)
     assert_same(gradient, np.full(x.shape, 1 / np.sqrt(3.0 + 1e-5), np.float32))
 
 
 def test_standardize_fast_variance_is_clipped_and_algorithm_checked():
     # mean(x**2) - mean(x)**2 rounds below zero for these float32 values.
-    x = np.full((1, 3), 1000.1, np.float32)
-    assert_same(nn.standardize(x), np.zeros((1, 3), np.float32))
-    assert_same(nn.standardize(x, algorithm="stable"), np.zeros((1, 3), np.float32))
+    x = np.full((2, 3), 1000.1, np.float32)
+    assert_same(nn.standardize(x), np.zeros((2, 3), np.float32))
+    assert_same(nn.standardize(x, algorithm="stable"), np.zeros((2, 3), np.float32))
     with pytest.raises(
         ValueError, match=r"Unknown algorithm 'exact'\. Expected 'fast' or 'stable'\."
     ):

@@ -115,7 +115,8 @@ def test_bias_mask_scale_window_and_lengths():
 
 
 def test_a_symmetric_window_and_three_dimensional_inputs():
-    q, k, v = (a[0] for a in qkv(3, T=5, S=5))
+    # T and S of test_bias_mask_scale_window_and_lengths: its window's eager ops are reused.
+    q, k, v = (a[0] for a in qkv(3, T=4, S=5))
     expected, _ = attention64(q[None], k[None], v[None], window=(1, 1))
     result = nn.dot_product_attention(q, k, v, local_window_size=1, implementation="xla")
     assert_same(result, expected[0].astype(np.float32), rtol=1e-5, atol=1e-6)
@@ -141,20 +142,36 @@ def test_a_fully_masked_float64_row_averages_the_values():
         np.testing.assert_allclose(np.asarray(result)[0, 1, 0], v[0, :, 0].mean(0), rtol=1e-6)
 
 
+def causal_and_batched(q, k, v, is_causal):
+    # The jit and vmap checks in one program: the result with a static is_causal, and the
+    # vmapped function (one batch row) without it.
+    return (
+        nn.dot_product_attention(q, k, v, is_causal=is_causal),
+        jax.vmap(nn.dot_product_attention)(q[None], k[None], v[None]),
+    )
+
+
+def causal_attention(q, k, v):
+    return nn.dot_product_attention(q, k, v, is_causal=True)
+
+
 def test_jit_vmap_and_gradients():
     q, k, v = qkv(6, B=1, T=2, S=3, N=2, K=1, H=2)
-    result = jaxcompat.jit(nn.dot_product_attention, static_argnames="is_causal")(
-        q, k, v, is_causal=True
-    )
+    jitted = jaxcompat.jit(causal_and_batched, static_argnames="is_causal")
+    result, batched = jitted(q, k, v, is_causal=True)
     expected, _ = attention64(q, k, v, causal=True)
     assert_same(result, expected.astype(np.float32), rtol=1e-5, atol=1e-6)
-    batched = jax.vmap(nn.dot_product_attention)(q[None], k[None], v[None])
-    assert_same(batched[0], attention64(q, k, v)[0].astype(np.float32), rtol=1e-5, atol=1e-6)
+    # Indexed in NumPy: indexing the array would compile two programs.
+    assert batched.shape == (1, *q.shape)
+    batched = np.asarray(batched)[0]
+    assert_same(batched, attention64(q, k, v)[0].astype(np.float32), rtol=1e-5, atol=1e-6)
     with jaxcompat.enable_x64(True):
         q64, k64, v64 = (a.astype(np.float64) for a in (q, k, v))
+        # Differentiated under jit: the derivatives and the finite differences each compile
+        # once, where eagerly every operation of the composed backport compiles on its own.
         # The softmax is computed in float32 even for float64 inputs, hence the tolerance.
         jax.test_util.check_grads(
-            lambda q, k, v: nn.dot_product_attention(q, k, v, is_causal=True),
+            jax.jit(causal_attention),
             (q64, k64, v64),
             order=1,
             modes=["fwd", "rev"],
