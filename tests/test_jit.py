@@ -203,10 +203,14 @@ def test_pickles(module):
 def test_concurrent_calls_from_threads():
     jitted = jaxcompat.jit(lambda x, n: x * n, static_argnums=1)
 
-    def worker(n):
+    def worker(i):
+        # Two static values among six threads: three threads race on each program, and a
+        # thread handed the other value's program would see the wrong product.
+        n = 2 + i % 2
         for size in range(1, 5):
-            x = jnp.arange(float(size))
-            assert jnp.array_equal(jitted(x, n), x * n)
+            # Input and product from NumPy: the threads compile only what they race on.
+            x = np.arange(size, dtype=np.float32)
+            assert np.array_equal(jitted(jnp.asarray(x), n), x * n)
 
     assert run_in_threads(worker, 6) == []
 

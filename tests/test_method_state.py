@@ -268,18 +268,32 @@ def test_side_effects_while_tracing_land_on_the_instance_tracers_included():
     assert jnp.array_equal(recorder.apply(3.0), jnp.full(2, 3.0))
 
 
+class SharedModel(Model):
+    """Model without the trace counter, a change of state in itself that retraces every call.
+
+    Without it, equal states share one compiled program, across instances and threads.
+    """
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.plain(x)
+
+
 def test_eight_threads_mutating_nested_state():
     def worker(i):
-        model = Model()
+        model = SharedModel()
         model.terms = [1.0]
         for step in range(15):
-            model.cfg.leaf.scale = float(i + step % 3)
+            # Every step changes the state at depth 3, through six states per thread; shifted
+            # by thread, so that at any moment the threads are in different states, all of
+            # them among the same six: the threads race on the same six cache entries.
+            model.cfg.leaf.scale = float(1 + (i + step) % 3)
             model.cfg.leaf.terms[0] = float(step % 2)
             model.cfg.leaf.w = jnp.full(2, float(i))
             x = float(step)
             expected = model.plain(x)
             np.testing.assert_allclose(model.apply(x), expected, rtol=1e-6)
-            np.testing.assert_allclose(Model.apply(model, x), expected, rtol=1e-6)
+            np.testing.assert_allclose(SharedModel.apply(model, x), expected, rtol=1e-6)
 
     assert run_in_threads(worker, 8) == []
 

@@ -1,8 +1,12 @@
-"""No input crashes the interpreter: cycles and deep nesting, each primitive in a fresh process.
+"""No input crashes the interpreter: cycles and deep nesting, every primitive, in a fresh process.
 
 jaxlib's C++ flatten overflows the C stack on a self-referential pytree on JAX 0.4.13 (a
-segfault) and raises SystemError, breaking the recursion counter, on later releases. Each
-primitive runs here in its own interpreter, which must exit cleanly with the expected output.
+segfault) and raises SystemError, breaking the recursion counter, on later releases. jaxcompat
+refuses or walks such inputs before JAX sees them, so nothing here may crash the interpreter or
+leave it damaged. All cases run in ONE fresh interpreter (each start costs a JAX import), one
+after the other, each in a namespace of its own and reporting on its own: a case that raises
+names itself, a crash names the case it happened in, and every case after the first also checks
+that the ones before it left the interpreter sound. It must exit cleanly.
 """
 
 import pytest
@@ -86,16 +90,6 @@ for name, value in inputs().items():
 }
 
 
-@pytest.mark.parametrize("primitive", sorted(CASES))
-def test_cycles_and_deep_nesting_exit_cleanly(primitive):
-    result = run_python(CYCLIC_INPUTS + CASES[primitive] + "\nprint('done')\n")
-    assert result.returncode == 0, result.stderr[-3000:]
-    lines = result.stdout.splitlines()
-    assert lines[-1] == "done", result.stdout
-    assert len([line for line in lines if line.startswith("ok ")]) == 6, result.stdout
-    assert "RecursionError" not in result.stderr, result.stderr[-3000:]
-
-
 STAGING_CYCLES = """
 import collections
 import jax.numpy as jnp
@@ -149,8 +143,66 @@ print("done")
 """
 
 
-def test_lower_and_trace_refuse_a_cycle_with_a_clear_error():
-    # In a fresh process: JAX 0.4.13's own flatten would crash the interpreter on these.
-    result = run_python(STAGING_CYCLES)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert result.stdout.splitlines() == ["ok lower", "ok trace", "ok lower", "done"]
+# The child runs every case and marks where each one's output starts; a case that raises
+# prints its traceback there too, so that the test of that case shows it.
+RUNNER = """
+import faulthandler, sys, traceback
+faulthandler.enable()  # a crash prints where it happened
+for name, code in CASES.items():
+    print("== case", name, flush=True)
+    try:
+        exec(code, {"__name__": "__main__"})
+    except Exception:
+        print(traceback.format_exc())
+        print("== failed", name)
+    sys.stdout.flush()
+"""
+
+
+@pytest.fixture(scope="module")
+def fresh_interpreter():
+    """Run every case of this file in one fresh interpreter: (result, output lines per case)."""
+    cases = {name: CYCLIC_INPUTS + code + "\nprint('done')\n" for name, code in CASES.items()}
+    cases["staging"] = STAGING_CYCLES
+    result = run_python(f"CASES = {cases!r}\n{RUNNER}")
+    outputs: dict[str, list[str]] = {}
+    lines: list[str] = []
+    for line in result.stdout.splitlines():
+        if line.startswith("== case "):
+            lines = outputs[line.removeprefix("== case ")] = []
+        else:
+            lines.append(line)
+    return result, outputs
+
+
+def case_output(fresh_interpreter, name):
+    result, outputs = fresh_interpreter
+    assert name in outputs, f"never ran: the interpreter died first\n{result.stderr[-3000:]}"
+    return outputs[name]
+
+
+def assert_exited_cleanly(fresh_interpreter):
+    result, outputs = fresh_interpreter
+    last = list(outputs)[-1] if outputs else None
+    assert result.returncode == 0, (
+        f"exit code {result.returncode}, the last case started was {last!r}\n"
+        + result.stderr[-3000:]
+    )
+
+
+@pytest.mark.parametrize("primitive", sorted(CASES))
+def test_cycles_and_deep_nesting_exit_cleanly(primitive, fresh_interpreter):
+    result, _ = fresh_interpreter
+    lines = case_output(fresh_interpreter, primitive)
+    assert lines[-1:] == ["done"], "\n".join(lines) + result.stderr[-3000:]
+    assert len([line for line in lines if line.startswith("ok ")]) == 6, lines
+    assert not any("RecursionError" in line for line in lines), lines
+    assert_exited_cleanly(fresh_interpreter)
+    assert "RecursionError" not in result.stderr, result.stderr[-3000:]
+
+
+def test_lower_and_trace_refuse_a_cycle_with_a_clear_error(fresh_interpreter):
+    # In the fresh process: JAX 0.4.13's own flatten would crash the interpreter on these.
+    lines = case_output(fresh_interpreter, "staging")
+    assert lines == ["ok lower", "ok trace", "ok lower", "done"], "\n".join(lines)
+    assert_exited_cleanly(fresh_interpreter)

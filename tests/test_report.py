@@ -1,5 +1,7 @@
 """python -m jaxcompat: the environment report and self-check."""
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -20,10 +22,24 @@ from jaxcompat._version import parse_release
 from ._helpers import ROOT, run_python, stub_jax
 
 
-def test_every_self_check_passes():
-    results = report.run_checks()
-    assert set(results) == set(report.CHECKS)
-    assert {name: error for name, error in results.items() if error} == {}
+@pytest.fixture(scope="module")
+def json_report():
+    """One in-process run of ``python -m jaxcompat --json``: (exit code, the parsed output).
+
+    Every self-check compiles programs of its own, each time it runs: the tests of the checks
+    and of the JSON output read this one run.
+    """
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = report.main(["--json"])
+    return code, json.loads(out.getvalue())
+
+
+def test_every_self_check_passes(json_report):
+    # The report's "errors" are run_checks' failures, by check name.
+    _, data = json_report
+    assert set(data["checks"]) == set(report.CHECKS)
+    assert data["errors"] == {}
 
 
 def test_installed_release_is_a_tested_row_or_newer():
@@ -59,9 +75,9 @@ def test_command_line():
     assert f"{len(report.CHECKS)} passed, 0 failed" in out
 
 
-def test_json_output(capsys):
-    assert report.main(["--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+def test_json_output(json_report):
+    code, data = json_report
+    assert code == 0
     assert data["backend"] == jaxcompat.BACKEND
     assert data["jax"] == jaxcompat.JAX_VERSION_STRING
     assert data["checks"] == dict.fromkeys(report.CHECKS, True)
