@@ -21,7 +21,7 @@ from hypothesis.extra import numpy as hnp
 import jaxcompat
 import jaxcompat.lax as lax
 from jaxcompat import _surface
-from tests._backport_helpers import SHAPES, assert_same, few
+from tests._backport_helpers import SHAPES, assert_same, device_array, few
 
 NEWEST = _surface.rows()[-1]
 
@@ -33,13 +33,6 @@ def float_arrays(low=-4.0, high=4.0, shape=SHAPES):
 
 def weak(x):
     return x.weak_type
-
-
-def device_array(values, dtype):
-    """A JAX array made in NumPy and put on the device: jnp.arange, jnp.ones and the like
-    (and jnp.asarray on the newest JAX) compile a program for every shape; device_put does not.
-    """
-    return jax.device_put(np.asarray(values, dtype))
 
 
 BACKPORTED = [

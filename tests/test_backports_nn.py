@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import jaxcompat.nn as nn
-from tests._backport_helpers import SHAPES, assert_same, few
+from tests._backport_helpers import EVERY_SHAPE, SHAPES, assert_same, few
 
 
 def float_arrays(low=-20.0, high=20.0, shape=SHAPES):
@@ -26,13 +26,9 @@ def float_arrays(low=-20.0, high=20.0, shape=SHAPES):
     return hnp.arrays(np.float32, shape, elements=elements)
 
 
-# The shapes of SHAPES, all of them in every example of the tests below: each function is then
-# checked on every shape whatever hypothesis draws, and the checks under transformations of
-# all four fit in one program.
-EVERY_SHAPE = [(1,), (4,), (2, 3), (3, 1, 2)]
-
-
 def arrays_of_every_shape(low=-20.0, high=20.0):
+    """One array of each shape of SHAPES, in every example: each function is checked on every
+    shape whatever hypothesis draws, and its checks under transformations fit in one program."""
     return st.tuples(*(float_arrays(low, high, shape=shape) for shape in EVERY_SHAPE))
 
 

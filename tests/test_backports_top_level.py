@@ -21,20 +21,13 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import jaxcompat
-from tests._backport_helpers import few
+from tests._backport_helpers import device_array, few
 from tests._stable_names_helpers import needs
 
 
 def float_arrays(shape):
     elements = st.floats(-3.0, 3.0, width=32, allow_subnormal=False)
     return hnp.arrays(np.float32, shape, elements=elements)
-
-
-def device_array(values, dtype=np.float32):
-    """A JAX array made in NumPy and put on the device: jnp.ones, jnp.arange and the like
-    (and jnp.asarray on the newest JAX) compile a program for every shape; device_put does not.
-    """
-    return jax.device_put(np.asarray(values, dtype))
 
 
 # --- jax.fwd_and_bwd ---------------------------------------------------------------------------
