@@ -5,6 +5,7 @@
 """Sessions for jaxcompat. The matrix in matrix.yml drives everything.
 
 nox -s tests                    the whole suite, once per matrix row, plus "newest" unpinned
+                                (whose suite runs only when the newest JAX is no row yet)
 nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
 nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
 nox -t python-ends              of those, each Python's oldest and newest row (run by .ci/run)
@@ -242,6 +243,15 @@ def tests(session: nox.Session, jax: str) -> None:
         # Says whether the newest JAX is untested, which exits 1: the canary session and the
         # suite below are what fail on it, not the report.
         session.run("python", "-m", "jaxcompat", env=RUN_ENV, success_codes=[0, 1])
+        row = _row_installed(session)
+        if row is not None:
+            # The same pins on the same Python, and every other requirement unpinned in both:
+            # the row's session runs this very suite, so it does not run twice.
+            session.log(
+                f"The newest JAX is the matrix row {row.jax} (jaxlib {row.jaxlib}, Python "
+                f"{row.primary}): its suite is the one tests(jax='{row.jax}') runs"
+            )
+            return
         _run_suite(session, None)
         return
     row = next(r for r in MATRIX if r.jax == jax)
@@ -366,17 +376,34 @@ def downstream(session: nox.Session, jax: str) -> None:
     )
 
 
+def _installed_release(session: nox.Session) -> tuple[str, str, str]:
+    """The session's jax and jaxlib versions and Python, as matrix.yml writes them."""
+    installed = session.run(
+        "python",
+        "-c",
+        "import sys, jax, jaxlib; "
+        "print(jax.__version__, jaxlib.__version__, '%d.%d' % sys.version_info[:2])",
+        silent=True,
+        env=RUN_ENV,
+    )
+    jax, jaxlib, python = str(installed).strip().splitlines()[-1].split()
+    return jax, jaxlib, python
+
+
+def _row_installed(session: nox.Session) -> Row | None:
+    """The matrix row whose jax and jaxlib pins, on its primary Python, the session holds."""
+    installed = _installed_release(session)
+    return next((r for r in MATRIX if (r.jax, r.jaxlib, r.primary) == installed), None)
+
+
 @nox.session(python=NEWEST_PYTHON, default=False)
 def canary(session: nox.Session) -> None:
     """The suite on the newest JAX that is not yet a matrix.yml row (skips if there is none)."""
     _install(session, ["--upgrade", "jax", "jaxlib"], "test")
-    installed = session.run(
-        "python", "-c", "import jax; print(jax.__version__)", silent=True, env=RUN_ENV
-    )
-    version = str(installed).strip().splitlines()[-1]
-    if version in {row.jax for row in MATRIX}:
-        session.skip(f"the newest JAX, {version}, is already a matrix.yml row")
-    session.log(f"JAX {version} is not in matrix.yml: testing it as a canary")
+    if _row_installed(session) is not None:
+        session.skip("the newest JAX is already a matrix.yml row")
+    jax, jaxlib, python = _installed_release(session)
+    session.log(f"JAX {jax}, jaxlib {jaxlib}, Python {python}: no matrix.yml row; testing it")
     _run_suite(session, None)
 
 
