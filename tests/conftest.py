@@ -25,3 +25,12 @@ def pytest_configure(config: pytest.Config) -> None:
         from jax._src import deprecations
 
         deprecations.accelerate(name)
+
+
+@pytest.fixture(scope="session")
+def fresh_jaxcompat():
+    """jaxcompat imported from nothing in one fresh interpreter, shared by the tests that need
+    one (tests/_fresh_interpreter.py says what runs there)."""
+    from tests._fresh_interpreter import run_fresh_interpreter
+
+    return run_fresh_interpreter()

@@ -143,6 +143,47 @@ print("done")
 """
 
 
+# tracer_safe_hash under jit: tracers in a cycle through a pytree node and in deep nesting
+# hash, twice the same, and raise nothing (warnings are errors here too).
+HASHING_TRACERS = """
+import jax, jax.numpy as jnp, warnings
+from jaxcompat import tracer_safe_hash
+
+@jax.tree_util.register_pytree_node_class
+class Node:
+    def __init__(self, children):
+        self.children = children
+    def tree_flatten(self):
+        return (self.children,), None
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+def nested(depth, leaf):
+    tree = [leaf]
+    for _ in range(depth):
+        tree = [tree, 1]
+    return tree
+
+def body(t):
+    node = Node([t])
+    node.children.append(node)  # a cycle through a pytree node
+    outer = {"node": node, "t": t}
+    for obj in (node, outer, [node], nested(150, t), nested(5000, t), nested(150, node)):
+        assert tracer_safe_hash(obj) == tracer_safe_hash(obj)
+    assert tracer_safe_hash(nested(150, t)) == tracer_safe_hash(nested(150, t))
+    return t
+
+with warnings.catch_warnings():
+    warnings.simplefilter("error")
+    jax.jit(body)(1.0)
+    print("ok traced")
+    body(jnp.float32(1.0))
+    print("ok concrete")
+print("done")
+"""
+
+
 # The child runs every case and marks where each one's output starts; a case that raises
 # prints its traceback there too, so that the test of that case shows it.
 RUNNER = """
@@ -164,6 +205,7 @@ def fresh_interpreter():
     """Run every case of this file in one fresh interpreter: (result, output lines per case)."""
     cases = {name: CYCLIC_INPUTS + code + "\nprint('done')\n" for name, code in CASES.items()}
     cases["staging"] = STAGING_CYCLES
+    cases["hashing tracers"] = HASHING_TRACERS
     result = run_python(f"CASES = {cases!r}\n{RUNNER}")
     outputs: dict[str, list[str]] = {}
     lines: list[str] = []
@@ -205,4 +247,12 @@ def test_lower_and_trace_refuse_a_cycle_with_a_clear_error(fresh_interpreter):
     # In the fresh process: JAX 0.4.13's own flatten would crash the interpreter on these.
     lines = case_output(fresh_interpreter, "staging")
     assert lines == ["ok lower", "ok trace", "ok lower", "done"], "\n".join(lines)
+    assert_exited_cleanly(fresh_interpreter)
+
+
+def test_tracer_safe_hash_of_tracers_in_cycles_and_deep_nesting(fresh_interpreter):
+    # Moved from test_hashing.py to share this file's fresh interpreter: a crash in JAX's C++
+    # flatten must report as a failure, not end the test run.
+    lines = case_output(fresh_interpreter, "hashing tracers")
+    assert lines == ["ok traced", "ok concrete", "done"], "\n".join(lines)
     assert_exited_cleanly(fresh_interpreter)

@@ -64,10 +64,11 @@ def test_a_failing_check_is_reported_and_fails_the_command(monkeypatch, capsys):
 
 
 @pytest.mark.subprocess
-def test_command_line():
-    result = run_python("import runpy; runpy.run_module('jaxcompat', run_name='__main__')")
-    assert result.returncode == 0, result.stdout + result.stderr
-    out = result.stdout
+def test_command_line(fresh_jaxcompat):
+    # `python -m jaxcompat`, run as a module in a fresh interpreter.
+    *lines, exit_code = fresh_jaxcompat.section("report")
+    out = "\n".join(lines)
+    assert exit_code == "exit code 0", out + fresh_jaxcompat.result.stderr
     assert f"JAX {jaxcompat.JAX_VERSION_STRING}, jaxlib {jaxcompat.JAXLIB_VERSION_STRING}" in out
     assert f"backend: {jaxcompat.BACKEND}" in out
     assert "tested release:" in out
