@@ -29,7 +29,7 @@ from jaxcompat import _diagnose
 from jaxcompat._diagnose import Finding
 
 #: Verbs dispatched before anything reads JAX: verb -> module with ``main(argv) -> int``.
-SUBCOMMANDS = {"check": "jaxcompat._checker"}
+SUBCOMMANDS = {"check": "jaxcompat._checker", "migrate": "jaxcompat._checker._migrate_cli"}
 
 
 def tested_status() -> tuple[str, str, Finding | None]:
@@ -243,8 +243,11 @@ def report(argv: list[str]) -> int:
         prog="python -m jaxcompat",
         usage="python -m jaxcompat [--json] | python -m jaxcompat COMMAND ...",
         description=__doc__,
-        epilog="commands:\n  check  report what in a library breaks on which JAX releases "
-        "(python -m jaxcompat check --help)",
+        epilog="commands:\n"
+        "  check    report what in a library breaks on which JAX releases "
+        "(python -m jaxcompat check --help)\n"
+        "  migrate  port a library: point its JAX imports at jaxcompat "
+        "(python -m jaxcompat migrate --help)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")

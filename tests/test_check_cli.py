@@ -383,18 +383,24 @@ def test_runs_without_jax(tmp_path):
         "    runpy.run_module('jaxcompat', run_name='__main__', alter_sys=True)\n"
         "except SystemExit as exit:\n"
         "    print('exit', exit.code)\n"
-        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('jax', 'jaxlib')))\n"
         "from jaxcompat._checker import console\n"
         "sys.argv = ['jaxcompat', 'check', '--explain', 'JC001']\n"
         "print('console', console())\n"
+        f"sys.argv = ['jaxcompat', 'migrate', '--check', {str(tmp_path / 'a.py')!r}]\n"
+        "print('migrate', console())\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('jax', 'jaxlib')))\n"
     )
     result = run_python(code)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{tmp_path / 'a.py'}:2:1: JC001 `jax.tree.map` does not exist")
     assert "exit 1" in lines
-    assert "['jax']" in lines  # only the blocked entry: nothing of JAX was imported
-    assert lines[-1] == "console 0"
+    assert "console 0" in lines
+    assert lines[-3:] == [
+        "Would migrate 1 of 1 file.",
+        "migrate 1",
+        "['jax']",  # only the blocked entry: nothing of JAX was imported
+    ]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pre-commit hook file is POSIX-only here")
@@ -436,12 +442,13 @@ def test_help_lists_the_commands_and_an_unknown_command_is_an_error(capsys):
     assert command(["--help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: python -m jaxcompat [--json] | python -m jaxcompat COMMAND ...")
-    assert "commands:\n  check  report what in a library breaks on which JAX releases" in out
+    assert "commands:\n  check    report what in a library breaks on which JAX releases" in out
+    assert "\n  migrate  port a library: point its JAX imports at jaxcompat" in out
     assert command(["frobnicate", "--help"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        "python -m jaxcompat: unknown command 'frobnicate'; the commands are: check "
+        "python -m jaxcompat: unknown command 'frobnicate'; the commands are: check, migrate "
         "(and, with no command, the report: python -m jaxcompat --help)\n"
     )
     assert command(["--frobnicate"]) == 2

@@ -1,13 +1,12 @@
 """Third-party proof: published JAX libraries' own test suites, through ``import jaxcompat as jax``.
 
-python tools/third_party.py rewrite DIR          rewrite DIR's JAX imports in place
 python tools/third_party.py prepare LIB SDIST WORK  copy the library (and JAX-using
                                                     dependencies) to WORK/raw and WORK/jaxcompat
 python tools/third_party.py run LIB ROW MODE WORK   run the library's tests, write the results
 python tools/third_party.py report                  THIRD_PARTY.md and the COMPATIBILITY.md block
 
-The rewrite is in third_party_rewrite.py, the libraries and their rows in
-third_party_libraries.py, the report in third_party_report.py.
+The rewrite is ``jaxcompat migrate``, as a library's author runs it; the libraries and their
+rows are in third_party_libraries.py, the report in third_party_report.py.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from third_party_libraries import LIBRARIES, NEWEST, Library
 from third_party_report import report
-from third_party_rewrite import rewrite_source, rewrite_tree
 
 __all__ = [
     "LIBRARIES",
@@ -38,8 +36,6 @@ __all__ = [
     "Library",
     "prepare",
     "report",
-    "rewrite_source",
-    "rewrite_tree",
     "run",
 ]
 
@@ -64,8 +60,13 @@ def prepare(library: Library, sdist: Path, work: Path) -> None:
             shutil.copytree(unpacked / directory, work / mode / directory)
         # The library's own (empty) pytest configuration, not that of a directory above.
         (work / mode / "pytest.ini").write_text("[pytest]\n")
-    changed = rewrite_tree(work / "jaxcompat")
-    print(f"{library.name} {library.version}: rewrote the JAX imports of {len(changed)} files")
+    # In the session's environment, where jaxcompat is installed (the noxfile reads this
+    # module for its library list before there is one).
+    from jaxcompat._checker._migrate_cli import main as migrate
+
+    print(f"{library.name} {library.version}: jaxcompat migrate {work / 'jaxcompat'}")
+    if migrate([str(work / "jaxcompat")]) != 0:
+        raise SystemExit(f"{library.name}: jaxcompat migrate failed on {work / 'jaxcompat'}")
 
 
 # --- Running the tests ---------------------------------------------------------------------
@@ -179,8 +180,6 @@ def run(library: Library, row: str, mode: str, work: Path, pytest_args: list[str
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    rewrite = commands.add_parser("rewrite")
-    rewrite.add_argument("directory", type=Path)
     prepare_cmd = commands.add_parser("prepare")
     prepare_cmd.add_argument("library", choices=sorted(LIBRARIES))
     prepare_cmd.add_argument("sdist", type=Path)
@@ -196,10 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     report_cmd.add_argument("--markdown", type=Path, default=ROOT / "THIRD_PARTY.md")
     report_cmd.add_argument("--compatibility", type=Path, default=ROOT / "COMPATIBILITY.md")
     args = parser.parse_args(argv)
-    if args.command == "rewrite":
-        for path in rewrite_tree(args.directory):
-            print(path)
-    elif args.command == "prepare":
+    if args.command == "prepare":
         prepare(LIBRARIES[args.library], args.sdist, args.work)
     elif args.command == "run":
         run(LIBRARIES[args.library], args.row, args.mode, args.work, args.pytest_args)

@@ -10,7 +10,11 @@ jaxcompat name that fixes it. The modules, in the order the data flows:
 - ``_gates``, ``_resolve`` and ``_uses``: imports, attribute chains, calls, and version
   gates, and the uses and gates they find;
 - ``_rules``: the findings and their codes;
-- ``_output`` and ``_cli``: printing and the command line.
+- ``_output`` and ``_cli``: printing and the command line;
+- ``_files``: which files both commands read, and how.
+
+``jaxcompat migrate`` is here too: ``_migrate`` rewrites one file's source to import
+jaxcompat, ``_migrate_cli`` is its command line.
 """
 
 from __future__ import annotations

@@ -12,29 +12,20 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
-import importlib.util
 import os
 import re
-import stat
 import sys
-import threading
 import warnings
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
 
 from .._pipes import quiet_on_closed_pipe
+from ._files import python_files, read_source, with_deep_recursion
 from ._output import EXPLANATIONS, FileFinding, ParseError, render
 from ._ranges import RangeError, range_for_file, spec_mask
 from ._resolve import resolve_file
 from ._rules import Finding, findings
 
-__all__ = ["SKIPPED_DIRECTORIES", "check_source", "console", "main"]
-
-_T = TypeVar("_T")
-
-#: Directories never entered when walking a directory argument.
-SKIPPED_DIRECTORIES = frozenset({".git", ".venv", "venv", "build", ".nox", ".tox", "__pycache__"})
+__all__ = ["check_source", "console", "main"]
 
 _IGNORE = re.compile(r"#\s*jaxcompat:\s*ignore(?:\[([A-Z0-9,\s]+)\])?")
 
@@ -61,66 +52,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def _codes(text: str | None) -> tuple[str, ...]:
     return tuple(code.strip().upper() for code in (text or "").split(",") if code.strip())
-
-
-def _python_files(path: Path) -> Iterator[Path]:
-    if not path.is_dir():
-        yield path
-        return
-    # Directory symlinks are not followed (os.walk's default), so a loop of them ends.
-    for directory, subdirectories, files in os.walk(path):
-        subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES)
-        for name in sorted(files):
-            if name.endswith(".py"):
-                yield Path(directory) / name
-
-
-def _read_source(file: Path) -> str:
-    """The file's text as Python decodes it (PEP 263 coding line, UTF-8 byte order mark).
-
-    Raises OSError for what cannot be read, and never opens what is not a regular file: a
-    FIFO or a device named ``x.py`` would block the read or never end it.
-    """
-    mode = file.stat().st_mode  # follows symlinks: a symlink loop is an OSError (ELOOP)
-    if not stat.S_ISREG(mode):
-        raise OSError(f"not a regular file ({_file_kind(mode)}); it was not read")
-    return importlib.util.decode_source(file.read_bytes())
-
-
-def _file_kind(mode: int) -> str:
-    return "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
-
-
-#: How deep a syntax tree the checker follows: more than any Python it runs on compiles
-#: (3.10-3.12 stop near 3,000 levels of one expression, 3.13 near 10,000).
-_DEEPEST_TREE = 20_000
-
-
-def _with_deep_recursion(function: Callable[[], _T]) -> _T:
-    """``function()`` in a thread whose stack and recursion limit follow a tree as deep as
-    Python compiles (a 2,000-term ``a + b + ...`` is a tree 2,000 levels deep)."""
-    result: list[_T] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            result.append(function())
-        except BaseException as error:  # re-raised in the calling thread
-            failure.append(error)
-
-    old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
-    sys.setrecursionlimit(max(old_limit, 4 * _DEEPEST_TREE))
-    threading.stack_size(512 * 1024 * 1024)  # reserved, not used until the walk goes deep
-    try:
-        thread = threading.Thread(target=run, name="jaxcompat-check-deep")
-        thread.start()
-        thread.join()
-    finally:
-        threading.stack_size(old_stack)
-        sys.setrecursionlimit(old_limit)
-    if failure:
-        raise failure[0]
-    return result[0]
 
 
 def _suppressed(finding: Finding, lines: list[str]) -> bool:
@@ -180,14 +111,14 @@ def main(argv: list[str]) -> int:
     ranges: dict[str, int] = {}
     files = lines = 0
     for path in paths:
-        for file in _python_files(path):
+        for file in python_files(path):
             try:
-                source = _read_source(file)
+                source = read_source(file)
                 scope, origin = range_for_file(file, override)
                 try:
                     found = check_source(source, scope)
                 except RecursionError:  # a deep tree that Python may still compile
-                    found = _with_deep_recursion(functools.partial(check_source, source, scope))
+                    found = with_deep_recursion(functools.partial(check_source, source, scope))
             except RangeError as error:
                 errors.append(ParseError(str(file), 1, 1, str(error)))
                 continue
@@ -220,12 +151,17 @@ def main(argv: list[str]) -> int:
 
 
 def console() -> int:
-    """The ``jaxcompat`` console script: ``jaxcompat check ...``, else ``python -m jaxcompat``.
+    """The ``jaxcompat`` console script: ``jaxcompat check ...`` or ``jaxcompat migrate ...``,
+    else ``python -m jaxcompat``.
 
     It dispatches before ``jaxcompat.__main__`` is imported, as that module needs JAX.
     """
     if sys.argv[1:2] == ["check"]:
         return quiet_on_closed_pipe(main, sys.argv[2:])
+    if sys.argv[1:2] == ["migrate"]:
+        from ._migrate_cli import main as migrate
+
+        return quiet_on_closed_pipe(migrate, sys.argv[2:])
     from jaxcompat.__main__ import main as report
 
     return quiet_on_closed_pipe(report, sys.argv[1:])

@@ -1,16 +1,10 @@
-"""tools/third_party*.py: the AST rewrite that points a library's JAX imports at jaxcompat,
-the JUnit reading and the report."""
+"""tools/third_party*.py: the libraries' test files, the JUnit reading and the report (the
+rewrite is ``jaxcompat migrate``'s, tested in test_migrate.py)."""
 
 import importlib
 import json
 import sys
 import tarfile
-import textwrap
-
-import pytest
-
-import jaxcompat
-import jaxcompat.numpy
 
 from ._helpers import ROOT
 
@@ -23,144 +17,7 @@ def _load_tool(name):
 
 
 third_party = _load_tool("third_party")
-third_party_rewrite = _load_tool("third_party_rewrite")
 third_party_report = _load_tool("third_party_report")
-MIRRORED = frozenset({"jax", "jax.numpy", "jax.tree_util", "jax.experimental"})
-
-
-def rewrite(source: str) -> str:
-    return third_party.rewrite_source(textwrap.dedent(source), MIRRORED)
-
-
-@pytest.mark.parametrize(
-    ("before", "after"),
-    [
-        ("import jax\n", "import jaxcompat as jax\n"),
-        ("import jax as j\n", "import jaxcompat as j\n"),
-        ("import jax.numpy as jnp\n", "import jaxcompat.numpy as jnp\n"),
-        ("import jax.numpy\n", "import jaxcompat as jax\n"),
-        ("import os, jax\n", "import os, jaxcompat as jax\n"),
-        ("import jax.scipy.special as jss\n", "import jax.scipy.special as jss\n"),
-        ("import jax.scipy.special\n", "import jax.scipy.special, jaxcompat as jax\n"),
-        (
-            "from jax import lax, tree_util as jtu\n",
-            "from jaxcompat import lax, tree_util as jtu\n",
-        ),
-        (
-            "from jax.experimental import io_callback\n",
-            "from jaxcompat.experimental import io_callback\n",
-        ),
-        ("from jax.tree_util import tree_map\n", "from jaxcompat.tree_util import tree_map\n"),
-        ("from jax.experimental.pjit import pjit\n", "from jax.experimental.pjit import pjit\n"),
-        ("from jax._src import core\n", "from jax._src import core\n"),
-        ("from jax import _src\n", "from jax import _src\n"),
-        ("from jax import *\n", "from jax import *\n"),
-        ("from . import jax\n", "from . import jax\n"),
-        ("import jaxtyping\n", "import jaxtyping\n"),
-        ("from jaxtyping import Array\n", "from jaxtyping import Array\n"),
-        ("x = 'import jax'  # import jax\n", "x = 'import jax'  # import jax\n"),
-        (
-            "import jax as j\nif j.__version_info__ < (0, 5): v = j.__version__\n",
-            "import jaxcompat as j\nif j.JAX_VERSION < (0, 5): v = j.__version__\n",
-        ),
-        (
-            "import jax.numpy as jnp\nimport numpy as jax\nv = jax.__version_info__\n",
-            "import jaxcompat.numpy as jnp\nimport numpy as jax\nv = jax.__version_info__\n",
-        ),
-        (
-            "import jax\nv = jax.version.__version_info__\n",
-            "import jaxcompat as jax\nv = jax.version.__version_info__\n",
-        ),
-    ],
-)
-def test_each_import_form(before, after):
-    assert rewrite(before) == after
-
-
-def test_parenthesised_from_import_keeps_its_layout_and_comments():
-    source = textwrap.dedent(
-        """\
-        from jax import (
-            lax,  # the loops
-            random as jrandom,
-        )
-        """
-    )
-    assert rewrite(source) == source.replace("from jax import", "from jaxcompat import")
-
-
-def test_imports_inside_blocks_and_after_other_statements():
-    source = """\
-    def f():
-        import jax.numpy as jnp
-        if True: from jax import lax; y = 1
-        return jnp
-    s = "é"; import jax
-    """
-    assert rewrite(source) == textwrap.dedent(
-        """\
-        def f():
-            import jaxcompat.numpy as jnp
-            if True: from jaxcompat import lax; y = 1
-            return jnp
-        s = "é"; import jaxcompat as jax
-        """
-    )
-
-
-def test_a_continued_import_keeps_every_line_number():
-    source = "import jax, \\\n    jax.numpy as jnp  # note\nx = 1\n"
-    rewritten = rewrite(source)
-    assert rewritten.splitlines()[2] == "x = 1"
-    namespace: dict[str, object] = {}
-    exec(compile(rewritten, "<rewritten>", "exec"), namespace)
-    assert namespace["jax"] is jaxcompat
-    assert namespace["jnp"] is jaxcompat.numpy
-
-
-def test_rewritten_code_binds_jaxcompat_and_reaches_unmirrored_modules():
-    import jax.scipy.special
-
-    source = """\
-    import jax
-    import jax.scipy.special
-    import jax.numpy as jnp
-    from jax import tree_util as jtu
-    special = jax.scipy.special
-    """
-    namespace: dict[str, object] = {}
-    exec(compile(rewrite(source), "<rewritten>", "exec"), namespace)
-    assert namespace["jax"] is jaxcompat
-    assert namespace["jnp"] is jaxcompat.numpy
-    assert namespace["jtu"] is jaxcompat.tree_util
-    assert namespace["special"] is jax.scipy.special
-
-
-def test_a_file_without_jax_imports_is_returned_unchanged():
-    source = "import numpy as np\n\n\ndef f(x):\n    return np.asarray(x)\n"
-    assert rewrite(source) == source
-
-
-def test_the_default_modules_are_the_ones_jaxcompat_mirrors():
-    from jaxcompat._namespace import MIRRORED as mirrored
-
-    modules = third_party_rewrite.mirrored_jax_modules()
-    assert modules == {jax_module for jax_module, _ in mirrored.values()}
-    assert {"jax", "jax.numpy", "jax.lax", "jax.tree_util", "jax.experimental"} <= modules
-    assert "jax.scipy" not in modules
-
-
-def test_rewrite_tree_changes_only_files_with_jax_imports(tmp_path):
-    package = tmp_path / "lib"
-    package.mkdir()
-    (package / "__init__.py").write_text("from lib import core\n")
-    (package / "core.py").write_text("import jax.numpy as jnp\n\nones = jnp.ones\n")
-    changed = third_party.rewrite_tree(tmp_path, MIRRORED)
-    assert changed == [package / "core.py"]
-    assert (package / "core.py").read_text() == "import jaxcompat.numpy as jnp\n\nones = jnp.ones\n"
-    assert (package / "__init__.py").read_text() == "from lib import core\n"
-
-
 JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest">
 <testcase classname="work.raw.lib.core_test.CoreTest" name="test_ok" time="0.1"/>

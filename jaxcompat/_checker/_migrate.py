@@ -1,0 +1,215 @@
+"""``jaxcompat migrate``'s rewrite of one file's source: JAX imports pointed at jaxcompat.
+
+The rewrite changes only the text of import statements, and reads of the JAX release through
+a name that is then jaxcompat: ``jax.__version_info__`` becomes ``jax.JAX_VERSION`` and
+``jax.__version__`` becomes ``jax.JAX_VERSION_STRING``, because jaxcompat's own
+``__version__`` is jaxcompat's release, not JAX's. Everything else (comments, formatting,
+line endings) is kept byte for byte, and every line keeps its number, so tracebacks through
+the rewritten file point at the library's own lines. A second run changes nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+
+from ._api import JAXCOMPAT_MODULES
+
+__all__ = ["MIRRORED_JAX_MODULES", "migrate_source"]
+
+#: The JAX modules jaxcompat mirrors under the same path (``jax.numpy`` as
+#: ``jaxcompat.numpy``); ``testing`` is jaxcompat's own, with no JAX module behind it.
+MIRRORED_JAX_MODULES = frozenset(
+    {"jax", *(f"jax.{module}" for module in JAXCOMPAT_MODULES if module != "testing")}
+)
+
+#: What JAX's release is read as, once the name before it is jaxcompat.
+VERSION_ATTRIBUTES = {"__version_info__": "JAX_VERSION", "__version__": "JAX_VERSION_STRING"}
+
+# The line ends Python's tokenizer counts (str.splitlines also splits at form feeds and
+# other separators, which would put the edits on the wrong lines).
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _lines(source: str) -> list[str]:
+    """``source`` cut after each line end Python counts, each line keeping its end."""
+    lines, start = [], 0
+    for match in _LINE_END.finditer(source):
+        lines.append(source[start : match.end()])
+        start = match.end()
+    if start < len(source):
+        lines.append(source[start:])
+    return lines
+
+
+def _to_jaxcompat(module: str) -> str:
+    return "jaxcompat" + module.removeprefix("jax")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text from (line, column) to (end line, end column); lines count from 1."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+def _column(lines: list[str], line: int, byte_offset: int) -> int:
+    """ast counts columns in UTF-8 bytes; the edits count characters."""
+    return len(lines[line - 1].encode()[:byte_offset].decode())
+
+
+def _statement_edit(node: ast.stmt, lines: list[str], text: str) -> Edit:
+    assert node.end_lineno is not None
+    assert node.end_col_offset is not None
+    # A statement continued over several lines keeps its line count: continuation lines,
+    # each with the line end the file had there.
+    for index in range(node.lineno - 1, node.end_lineno - 1):
+        line_end = _LINE_END.search(lines[index])
+        assert line_end is not None
+        text += " \\" + line_end.group()
+    return Edit(
+        node.lineno,
+        _column(lines, node.lineno, node.col_offset),
+        node.end_lineno,
+        _column(lines, node.end_lineno, node.end_col_offset),
+        text,
+    )
+
+
+def _import_edit(node: ast.Import, lines: list[str]) -> Edit | None:
+    """``import jax.numpy as jnp`` -> ``import jaxcompat.numpy as jnp``, and so on."""
+    aliases: list[ast.alias] = []
+    changed = False
+    for index, alias in enumerate(node.names):
+        name, asname = alias.name, alias.asname
+        rebound_later = any(
+            later.name == "jaxcompat" and later.asname == "jax" for later in node.names[index:]
+        )
+        if name != "jax" and not name.startswith("jax."):
+            aliases.append(alias)
+        elif asname is not None:
+            # `import jax.numpy as jnp` binds jnp to that module: rewritten where mirrored.
+            if name in MIRRORED_JAX_MODULES:
+                aliases.append(ast.alias(_to_jaxcompat(name), asname))
+                changed = True
+            else:
+                aliases.append(alias)
+        elif name in MIRRORED_JAX_MODULES:
+            # `import jax` and `import jax.numpy` both bind `jax`; jaxcompat resolves its
+            # mirrored submodules on first access, so the alias alone serves both.
+            aliases.append(ast.alias("jaxcompat", "jax"))
+            changed = True
+        elif rebound_later:  # as a first run leaves it
+            aliases.append(alias)
+        else:
+            # `import jax.scipy.special` binds `jax` to JAX itself: import the module, then
+            # bind `jax` back to jaxcompat, which forwards `jax.scipy` to JAX's own module.
+            aliases.extend([alias, ast.alias("jaxcompat", "jax")])
+            changed = True
+    if not changed:
+        return None
+    return _statement_edit(node, lines, ast.unparse(ast.Import(names=aliases)))
+
+
+def _module_span(lines: list[str], node: ast.ImportFrom) -> tuple[int, int, int, int]:
+    """Where the module name of ``from <module> import ...`` is written in the source."""
+    assert node.end_lineno is not None
+    first = _column(lines, node.lineno, node.col_offset)
+    source = lines[node.lineno - 1][first:] + "".join(lines[node.lineno : node.end_lineno])
+    start: tuple[int, int] | None = None
+    end: tuple[int, int] | None = None
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.NAME and token.string == "from" and start is None:
+            continue
+        if token.type == tokenize.NAME and token.string == "import":
+            break
+        if token.type in (tokenize.NAME, tokenize.OP):
+            start = start or token.start
+            end = token.end
+    assert start is not None
+    assert end is not None
+
+    def position(row: int, column: int) -> tuple[int, int]:
+        # Token rows count from the statement's start; only its first line was cut.
+        return node.lineno + row - 1, column + first if row == 1 else column
+
+    return (*position(*start), *position(*end))
+
+
+def _import_from_edit(node: ast.ImportFrom, lines: list[str]) -> Edit | None:
+    """``from jax import lax`` -> ``from jaxcompat import lax``: the module name only."""
+    if node.level or node.module not in MIRRORED_JAX_MODULES:
+        return None
+    # jaxcompat forwards no private names (``from jax import __version__`` stays JAX's), and
+    # its star export is its own __all__.
+    if any(alias.name == "*" or alias.name.startswith("_") for alias in node.names):
+        return None
+    line, column, end_line, end_column = _module_span(lines, node)
+    return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
+
+
+def _bound_to_jaxcompat(tree: ast.AST) -> set[str]:
+    """The names bound to jaxcompat once the imports are rewritten: ``jax`` in ``import
+    jax.numpy``, ``j`` in ``import jax as j``, and any name already bound by ``import
+    jaxcompat``."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in ("jax", "jaxcompat"):
+                    names.add(alias.asname or alias.name)
+                elif alias.name.startswith(("jax.", "jaxcompat.")) and alias.asname is None:
+                    names.add(alias.name.partition(".")[0])
+    return names
+
+
+def _version_edits(tree: ast.AST, lines: list[str]) -> list[Edit]:
+    """``jax.__version_info__`` -> ``jax.JAX_VERSION`` (and ``__version__`` ->
+    ``JAX_VERSION_STRING``) where ``jax`` is jaxcompat after the rewrite."""
+    names = _bound_to_jaxcompat(tree)
+    edits = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in VERSION_ATTRIBUTES
+            and isinstance(node.value, ast.Name)
+            and node.value.id in names
+        ):
+            assert node.end_lineno is not None
+            assert node.end_col_offset is not None
+            end = _column(lines, node.end_lineno, node.end_col_offset)
+            start = end - len(node.attr)
+            text = VERSION_ATTRIBUTES[node.attr]
+            edits.append(Edit(node.end_lineno, start, node.end_lineno, end, text))
+    return edits
+
+
+def migrate_source(source: str) -> str:
+    """``source`` with its JAX imports pointed at jaxcompat (raises SyntaxError)."""
+    tree = ast.parse(source)
+    lines = _lines(source)
+    edits: list[Edit] = []
+    for node in ast.walk(tree):
+        edit: Edit | None = None
+        if isinstance(node, ast.Import):
+            edit = _import_edit(node, lines)
+        elif isinstance(node, ast.ImportFrom):
+            edit = _import_from_edit(node, lines)
+        if edit is not None:
+            edits.append(edit)
+    edits += _version_edits(tree, lines)
+    # Applied from the end, so that earlier positions stay valid.
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        head = lines[edit.line - 1][: edit.column]
+        tail = lines[edit.end_line - 1][edit.end_column :]
+        lines[edit.line - 1 : edit.end_line] = [head + edit.text + tail]
+    migrated = "".join(lines)
+    assert len(_lines(migrated)) == len(_lines(source)), "the rewrite moved lines"
+    return migrated

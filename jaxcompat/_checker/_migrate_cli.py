@@ -1,0 +1,127 @@
+"""``jaxcompat migrate``: point a library's JAX imports at jaxcompat, in place.
+
+    jaxcompat migrate [PATH ...] [--diff] [--check]
+
+Every Python file under the paths (default: the current directory) gets the rewrite of
+``_migrate.migrate_source`` and is written back in its own encoding, byte order mark and line
+ends. ``--diff`` prints a unified diff instead of writing; ``--check`` writes nothing and exits
+1 if any file would change (for CI; with ``--diff`` it prints the diff too).
+
+Exit 0 when done (with ``--check``: when nothing would change), 1 when ``--check`` finds a
+file to change, 2 on a usage error (a path that does not exist) or when a file cannot be
+migrated (it cannot be read, is not a regular file, or does not parse), which is named with
+the reason; the other files are still migrated. A reader that closes the output early ends
+the command quietly (exit 141, as a shell reports SIGPIPE).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import functools
+import os
+import sys
+import warnings
+from pathlib import Path
+
+from ._files import decode_keeping_line_ends, python_files, read_regular_file, with_deep_recursion
+from ._migrate import migrate_source
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jaxcompat migrate",
+        description="Port a library to jaxcompat: point its JAX imports at jaxcompat and its "
+        "reads of JAX's release at jaxcompat.JAX_VERSION(_STRING). Only those spans change: "
+        "comments, formatting and line numbers are kept, and a second run changes nothing.",
+    )
+    parser.add_argument("paths", nargs="*", default=["."], help="files and directories")
+    parser.add_argument("--diff", action="store_true", help="print a unified diff, write nothing")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if any file would change"
+    )
+    return parser
+
+
+def _migrated(source: str) -> str:
+    with warnings.catch_warnings():
+        # Compiling warns about things such as invalid escape sequences: not our business,
+        # and under `-W error` they would turn a valid file into one that "does not parse".
+        warnings.simplefilter("ignore")
+        try:
+            return migrate_source(source)
+        except RecursionError:  # a deep tree that Python may still compile
+            return with_deep_recursion(functools.partial(migrate_source, source))
+
+
+def _migrate_file(file: Path) -> tuple[str, str, str]:
+    """(source, migrated source, encoding); raises OSError, SyntaxError, ValueError."""
+    text, encoding = decode_keeping_line_ends(read_regular_file(file))
+    return text, _migrated(text), encoding
+
+
+def _problem(error: Exception) -> tuple[int, str]:
+    """(line, what went wrong) for a file that cannot be migrated."""
+    if isinstance(error, OSError):
+        return 1, f"cannot read: {error.strerror or error}"
+    if isinstance(error, RecursionError):
+        return 1, "cannot parse: nested too deeply"
+    if isinstance(error, SyntaxError):  # also an unknown PEP 263 coding
+        return error.lineno or 1, f"cannot parse: {error.msg}"
+    return 1, f"cannot parse: {error}"  # bytes the file's coding cannot decode
+
+
+def main(argv: list[str]) -> int:
+    """Run ``jaxcompat migrate`` with `argv` (the arguments after ``migrate``); return the
+    exit code."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit:
+        return 0 if exit.code == 0 else 2
+    paths = [Path(p) for p in args.paths]
+    # lexists: a symlink that loops or dangles is named, and reported as unreadable.
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
+    if missing:
+        print(
+            f"jaxcompat migrate: no such file or directory: {', '.join(missing)}", file=sys.stderr
+        )
+        return 2
+    write = not (args.diff or args.check)
+    files = changed = failed = 0
+    for path in paths:
+        for file in python_files(path):
+            try:
+                source, migrated, encoding = _migrate_file(file)
+            except (OSError, SyntaxError, ValueError, RecursionError) as error:
+                line, problem = _problem(error)
+                print(f"{file}:{line}:1: error: {problem}")
+                failed += 1
+                continue
+            files += 1
+            if migrated == source:
+                continue
+            changed += 1
+            if args.diff:
+                sys.stdout.writelines(
+                    difflib.unified_diff(
+                        source.splitlines(keepends=True),
+                        migrated.splitlines(keepends=True),
+                        f"{file} (before)",
+                        f"{file} (migrated)",
+                    )
+                )
+            if write:
+                file.write_bytes(migrated.encode(encoding))
+                print(f"migrated {file}")
+            elif not args.diff:
+                print(f"would migrate {file}")
+    verb = "Migrated" if write else "Would migrate"
+    summary = f"{verb} {changed} of {files} file{'s' if files != 1 else ''}"
+    if failed:
+        summary += f"; {failed} could not be migrated"
+    print(summary + ".")
+    if failed:
+        return 2
+    return 1 if args.check and changed else 0
