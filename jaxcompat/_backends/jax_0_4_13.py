@@ -46,5 +46,6 @@ jit, lower, trace = jitting.make_jit(
         native_trace=False,
         native_eval_shape=False,
         normalize_lowered=aot.dict_cost_lowered,
+        flatten_crashes_on_cycles=True,
     )
 )

@@ -4,6 +4,12 @@ JAX flattens the arguments of ``lower`` and ``trace`` in C++. On a self-containi
 (``L = [1]; L.append(L)``) jaxlib 0.4.13 overflows the C stack, a segfault, and later releases
 raise SystemError ("returned a result with an exception set") or a bare RecursionError. No
 release can stage such an argument, so refusing it first is never stricter than JAX.
+
+On JAX 0.4.13 a jitted call flattens its arguments the same way, and so does an argument
+nested 100,000 levels deep (from about the recursion limit on, that release raises
+RecursionError; far deeper, it crashes): there every call of a jitted function, and
+``lower`` and ``trace``, also refuse nesting deeper than the recursion limit. Later releases
+flatten deeper than the limit (the newest lowers 1,200 levels), so they are not refused there.
 """
 
 from __future__ import annotations
@@ -36,38 +42,59 @@ def _children(value: Any) -> list[tuple[str, Any]]:
     return [(f".<child {index}>", child) for index, child in enumerate(children)]
 
 
-def _find_cycle(value: Any) -> tuple[str, type] | None:
+def _find_cycle(value: Any, deepest: int | None) -> tuple[str, type | None] | None:
     """The path of the first part of ``value`` that is one of its enclosing parts, and the
-    type of that part; None when there is no cycle. Depth-first, without recursion."""
+    type of that part; with ``deepest``, the path of the first part nested more than that
+    many levels down, and None for the type. None when there is neither.
+
+    Depth-first, without recursion. Each path is built only when found: the steps on the
+    current path are kept once, not a string per level (which, 100,000 levels deep, would
+    take gigabytes).
+    """
     on_path: dict[int, type] = {}
-    stack: list[tuple[Any, str, bool]] = [(value, "", False)]
+    enclosing: list[int] = []  # the ids of the parts enclosing the current one, outermost first
+    steps: list[str] = []  # the step into each part on the current path, the root's ""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
-        node, path, leaving = stack.pop()
-        if leaving:
-            del on_path[id(node)]
-            continue
+        node, step, depth = stack.pop()
+        for left in enclosing[depth:]:
+            del on_path[left]
+        del enclosing[depth:], steps[depth:]
+        steps.append(step)
         if id(node) in on_path:
-            return path, on_path[id(node)]
+            return "".join(steps), on_path[id(node)]
         if node is None or isinstance(node, (str, bytes, int, float, complex, jax.Array)):
             continue
         children = _children(node)
         if not children:
             continue
+        if deepest is not None and depth >= deepest:
+            return "".join(steps), None
         on_path[id(node)] = type(node)
-        stack.append((node, path, True))
-        stack.extend((child, path + step, False) for step, child in reversed(children))
+        enclosing.append(id(node))
+        stack.extend((child, child_step, depth + 1) for child_step, child in reversed(children))
     return None
 
 
-def refuse_cycles(verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """Raise a ValueError naming the first argument that contains itself, if any."""
+def refuse_cycles(
+    verb: str, args: tuple[Any, ...], kwargs: dict[str, Any], *, deepest: int | None = None
+) -> None:
+    """Raise a ValueError naming the first argument that contains itself, if any; with
+    ``deepest``, a RecursionError for an argument nested more than that many levels."""
     for name, value in [*((f"args[{i}]", a) for i, a in enumerate(args)), *kwargs.items()]:
-        found = _find_cycle(value)
-        if found is not None:
-            path, kind = found
-            raise ValueError(
-                f"jaxcompat.{verb}: {name}{path} refers back to an enclosing "
-                f"{kind.__name__}: a pytree that contains itself cannot be staged on any "
-                f"JAX release (JAX {JAX_VERSION_STRING} would crash or raise an internal "
-                "error). Break the cycle before passing it."
+        found = _find_cycle(value, deepest)
+        if found is None:
+            continue
+        path, kind = found
+        if kind is None:
+            raise RecursionError(
+                f"jaxcompat.{verb}: {name} is nested more than {deepest} levels deep, the "
+                f"recursion limit: JAX {JAX_VERSION_STRING} cannot flatten it (deeper still, "
+                "its flatten crashes the interpreter). Nest it less deeply."
             )
+        raise ValueError(
+            f"jaxcompat.{verb}: {name}{path} refers back to an enclosing "
+            f"{kind.__name__}: a pytree that contains itself cannot be staged on any "
+            f"JAX release (JAX {JAX_VERSION_STRING} would crash or raise an internal "
+            "error). Break the cycle before passing it."
+        )

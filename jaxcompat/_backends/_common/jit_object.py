@@ -12,6 +12,7 @@ import copyreg
 import functools
 import inspect
 import pickle
+import sys
 import types
 import weakref
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from typing import Any
 import jax
 
 from .aot import trace_by_closure
+from .cycles import refuse_cycles
 from .jit_options import JitTraits
 
 PjitFunction: type = type(jax.jit(lambda x: x))
@@ -116,6 +118,17 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return (rebuild_jit, (self._jc_fun, self._jc_options))
 
 
+class CycleCheckedJitted(Jitted):
+    """A ``Jitted`` whose every call first refuses an argument that contains itself, on the
+    releases whose C++ flatten would crash the interpreter on it (JitTraits says which)."""
+
+    __slots__ = ()
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        refuse_cycles("jit", args, kwargs, deepest=sys.getrecursionlimit())
+        return self.func(*args, **kwargs)
+
+
 def rebuild_jit(fun: Callable[..., Any], options: dict[str, Any]) -> Any:
     """Unpickle a jitted function: jit it again with the same options."""
     from jaxcompat import jit
@@ -173,4 +186,6 @@ def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: Jit
             copyreg.pickle(PjitFunction, _reduce_jax_jitted)
         _HANDED_BACK[jitted] = (fun, options)
         return jitted
+    if traits.flatten_crashes_on_cycles:
+        return CycleCheckedJitted(jitted, fun, options, traits)
     return Jitted(jitted, fun, options, traits)

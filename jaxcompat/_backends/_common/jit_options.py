@@ -46,6 +46,9 @@ class JitTraits:
         normalize_lowered: applied to every ``Lowered`` handed out.
         normalize_traced: applied to every native ``Traced`` handed out.
         translate_options: maps jaxcompat's option values to this release's ``jax.jit``.
+        flatten_crashes_on_cycles: JAX's C++ flatten overflows the C stack, a segfault, on an
+            argument that contains itself (jaxlib 0.4.13; later releases raise): every call
+            of a jitted function checks its arguments first.
     """
 
     missing_options: Mapping[str, tuple[str, str]]
@@ -55,6 +58,7 @@ class JitTraits:
     normalize_lowered: Callable[[Any], Any]
     normalize_traced: Callable[[Any], Any] = lambda traced: traced
     translate_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda options: options
+    flatten_crashes_on_cycles: bool = False
 
 
 def _is_empty(value: Any) -> bool:

@@ -14,6 +14,7 @@ This module only routes what ``jit`` is given to the right one.
 from __future__ import annotations
 
 import functools
+import sys
 import types
 from collections.abc import Callable
 from typing import Any, cast
@@ -79,12 +80,15 @@ def make_jit(
             return target
         return Jitted(target, fun, {}, traits)
 
+    def deepest() -> int | None:
+        return sys.getrecursionlimit() if traits.flatten_crashes_on_cycles else None
+
     def lower(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        refuse_cycles("lower", args, kwargs)
+        refuse_cycles("lower", args, kwargs, deepest=deepest())
         return stage_target(fun).lower(*args, **kwargs)
 
     def trace(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        refuse_cycles("trace", args, kwargs)
+        refuse_cycles("trace", args, kwargs, deepest=deepest())
         return stage_target(fun).trace(*args, **kwargs)
 
     return jit, lower, trace
