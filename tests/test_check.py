@@ -368,11 +368,16 @@ def test_gates_narrow_the_rows_of_their_branches():
         jax.tree.map(f, x)
     """
     # String comparison is what Python does: "0.10.0" < "0.5", so the branch misses 0.10+,
-    # which the checker reports; the rest is gated correctly.
+    # which the checker reports; the rest is gated correctly, and each gate is still needed
+    # on the whole range (the one with a misordered test is not classified: JC031 comes first).
     assert check(source) == [
+        "4:1: JC034 this version gate is still needed: `NEW` is true on 0.5.3-0.12.0 and is "
+        "false on 0.4.13-0.4.30; a floor of jax>=0.5.3 makes it dead",
         "6:4: JC031 `jax.__version__ >= '0.5'` compares strings, not releases: it is wrong on "
         "0.10.0-0.12.0; compare `jax.__version_info__` (or `jaxcompat.JAX_VERSION`) with a "
-        "tuple of ints"
+        "tuple of ints",
+        "8:1: JC034 this version gate is still needed: `jax.__version_info__ < (0, 4, 25)` is "
+        "true on 0.4.13 and is false on 0.4.25-0.12.0; a floor of jax>=0.4.25 makes it dead",
     ]
 
 
@@ -416,7 +421,7 @@ def test_try_import_gate():
     ]
 
 
-def test_gates_with_branches_of_different_names_are_not_reported():
+def test_gates_with_branches_of_different_names_are_still_needed():
     source = """\
         import jax
         if jax.__version_info__ >= (0, 5, 3):
@@ -428,7 +433,14 @@ def test_gates_with_branches_of_different_names_are_not_reported():
         except ImportError:
             Primitive = None
     """
-    assert check(source) == []
+    assert check(source) == [
+        "2:1: JC034 this version gate is still needed: `jax.__version_info__ >= (0, 5, 3)` is "
+        "true on 0.5.3-0.12.0 and is false on 0.4.13-0.4.30; a floor of jax>=0.5.3 makes it "
+        "dead",
+        "6:1: JC034 this try/except import gate is still needed: importing "
+        "`jax.extend.core.Primitive` works on 0.4.30-0.12.0 and fails on 0.4.13-0.4.25; a "
+        "floor of jax>=0.4.30 makes it dead",
+    ]
 
 
 def test_string_comparison_of_the_version_is_reported_where_it_is_wrong():
@@ -465,7 +477,22 @@ def test_blocks_that_skip_end_like_raise():
                 pytest.skip("needs jax.typeof")
             jax.typeof(1)
     """
-    assert check(source) == []
+    # No JC001 for jax.typeof after either skip; the gates themselves are still needed.
+    assert check(source) == [
+        "5:5: JC034 this version gate is still needed: `jax.__version_info__ < (0, 5, 3)` is "
+        "true on 0.4.13-0.4.30 and is false on 0.5.3-0.12.0; a floor of jax>=0.5.3 makes it "
+        "dead",
+        "10:5: JC034 this hasattr gate is still needed: `not hasattr(jax, 'typeof')` is true "
+        "on 0.4.13-0.4.30 and is false on 0.5.3-0.12.0; a floor of jax>=0.5.3 makes it dead",
+    ]
+    assert check(source, ">=0.5.3") == [
+        "5:5: JC033 this version gate is dead on the declared range: `jax.__version_info__ < "
+        "(0, 5, 3)` is false on every release of it (0.5.3-0.12.0), so its first branch never "
+        "runs; remove it",
+        "10:5: JC033 this hasattr gate is dead on the declared range: `not hasattr(jax, "
+        "'typeof')` is false on every release of it (0.5.3-0.12.0), so its first branch never "
+        "runs; remove it",
+    ]
 
 
 def test_submodules_the_data_does_not_record_are_not_judged():
@@ -478,6 +505,67 @@ def test_submodules_the_data_does_not_record_are_not_judged():
     assert check(source) == []
 
 
+def test_every_gate_is_dead_or_still_needed_on_the_declared_range():
+    source = """\
+        import jax
+        if jax.__version_info__ >= (0, 4, 25):
+            f = jax.typeof
+        else:
+            f = jax.tree_util.tree_map
+        if hasattr(jax, "tree"):
+            g = jax.tree.map
+        try:
+            from jax.extend.core import Primitive
+        except ImportError:
+            Primitive = None
+        try:
+            from jax._src.core import get_aval
+        except ImportError:
+            get_aval = None
+        if jax.__version_info__ >= (0, 7):
+            h = 1
+        elif jax.__version_info__ >= (0, 5):
+            h = 2
+        else:
+            h = 3
+        try:
+            import jax.numpy as jnp
+        except ImportError:
+            jnp = None
+    """
+    assert check(source, ">=0.5.3") == [
+        "2:1: JC033 this version gate is dead on the declared range: `jax.__version_info__ >= "
+        "(0, 4, 25)` is true on every release of it (0.5.3-0.12.0), so its `else` branch never "
+        "runs; keep only its first branch",
+        "6:1: JC033 this hasattr gate is dead on the declared range: `hasattr(jax, 'tree')` is "
+        "true on every release of it (0.5.3-0.12.0), so its test always holds; keep only its "
+        "first branch",
+        "8:1: JC033 this try/except import gate is dead on the declared range: importing "
+        "`jax.extend.core.Primitive` works on every release of it (0.5.3-0.12.0), so its "
+        "`except` branch never runs; keep only its first branch",
+        "12:1: JC034 this try/except import gate is still needed: importing "
+        "`jax._src.core.get_aval` is not something jaxcompat's data can evaluate on each "
+        "release (a private or unknown name, or a behaviour); keep it",
+        "16:1: JC034 this version gate is still needed: `jax.__version_info__ >= (0, 7)` is "
+        "true on 0.7.0-0.12.0 and is false on 0.5.3; a floor of jax>=0.7.0 makes it dead",
+    ]
+    # The same gates on a range where the newest branch never runs (and where jax.typeof,
+    # behind a gate that opens at 0.4.25, does not exist yet).
+    older = check(source, "<0.5")
+    assert [line.split(" ")[:2] for line in older] == [
+        ["2:1:", "JC034"],
+        ["3:9:", "JC001"],
+        ["6:1:", "JC034"],
+        ["8:1:", "JC034"],
+        ["12:1:", "JC034"],
+        ["16:1:", "JC033"],
+    ]
+    assert older[-1].endswith(
+        "is false on every release of it (0.4.13-0.4.30), so its first branch never runs; "
+        "keep only its `else` branch"
+    )
+
+
 def test_hasattr_on_jaxcompat_gates_its_branches():
     source = """\
         import jaxcompat as jax
@@ -488,6 +576,10 @@ def test_hasattr_on_jaxcompat_gates_its_branches():
         jax.set_mesh(mesh)
     """
     assert check(source) == [
+        "2:1: JC034 this hasattr gate is still needed: `hasattr(jax, 'set_mesh')` is true on "
+        "0.5.3-0.12.0 and is false on 0.4.13-0.4.30; a floor of jax>=0.5.3 makes it dead",
+        "4:1: JC034 this hasattr gate is still needed: `hasattr(jax, 'ffi')` is true on "
+        "0.5.3-0.12.0 and is false on 0.4.13-0.4.30; a floor of jax>=0.5.3 makes it dead",
         "6:1: JC040 `jaxcompat.set_mesh` raises AttributeError on 0.4.13-0.4.30: JAX has "
         "it from 0.5.3 (no mesh context before it); raise the floor to jax>=0.5.3",
     ]
@@ -504,5 +596,7 @@ def test_the_version_through_the_jaxcompat_alias_is_jaxcompats():
     assert check(source) == [
         "2:4: JC032 `jaxcompat.__version__` is jaxcompat's own version, not JAX's (the trap "
         "of `import jaxcompat as jax`); use `jaxcompat.JAX_VERSION` (an int tuple) or "
-        "`jaxcompat.JAX_VERSION_STRING`"
+        "`jaxcompat.JAX_VERSION_STRING`",
+        "4:1: JC034 this version gate is still needed: `jax.JAX_VERSION >= (0, 5, 3)` is true "
+        "on 0.5.3-0.12.0 and is false on 0.4.13-0.4.30; a floor of jax>=0.5.3 makes it dead",
     ]

@@ -316,8 +316,14 @@ def test_explain(capsys):
         "JC030",
         "JC031",
         "JC032",
+        "JC033",
+        "JC034",
         "JC040",
     ]
+    code, out, _ = run(capsys, "--explain", "JC033")
+    assert (code, out.splitlines()[0]) == (0, "JC033 (dead-gate)")
+    code, out, _ = run(capsys, "--explain", "JC034")
+    assert (code, out.splitlines()[0]) == (0, "JC034 (gate-still-needed)")
 
 
 # --- the real data, no JAX, the examples ----------------------------------------------------

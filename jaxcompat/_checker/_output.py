@@ -67,6 +67,22 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
         "not JAX's, so a version gate written for JAX compares the wrong thing. Use "
         "jaxcompat.JAX_VERSION (an int tuple such as (0, 4, 30)) or JAX_VERSION_STRING.",
     ),
+    "JC033": (
+        "dead-gate",
+        "A version gate (a comparison of the JAX version, a hasattr test on a JAX module, or "
+        "try/except ImportError/AttributeError around JAX names) whose test has the same "
+        "answer on every release of the range the library declares: one branch never runs "
+        "there. The finding says which branch to keep; `jaxcompat migrate` removes the other "
+        "for `if` gates, as pyupgrade removes sys.version_info branches below its floor.",
+    ),
+    "JC034": (
+        "gate-still-needed",
+        "A version gate whose test differs between releases of the declared range, or tests "
+        "what jaxcompat's data cannot evaluate per release (a private jax._src name, a "
+        "behaviour): it is still needed. The finding says on which releases each branch "
+        "runs, and the floor (jax>=...) from which the gate would be dead. Raise the floor "
+        "there, or keep the gate (--ignore JC034 hides these).",
+    ),
     "JC040": (
         "jaxcompat-name-unavailable",
         "A jaxcompat name that raises AttributeError on some releases in the range, because "

@@ -269,10 +269,18 @@ class _Resolver(ast.NodeVisitor):
         imported = {n: b for n, b in self.scopes[-1].items() if b.path is not None}
         failing = 0
         tried = self.uses[start:]
+        # A try around names every release has (`import jax`) guards JAX being installed,
+        # not its version: no gate. One around a name some release lacks, or one the data
+        # does not know (a private name), is.
+        all_known, ever_failing = True, 0
         for use in tried:
             name = facts(use.path)
             if name is not None and name.known:
                 failing |= (name.absent | name.raises) & use.mask
+                ever_failing |= name.absent | name.raises
+            else:
+                all_known = False
+        version_gate = bool(tried) and (ever_failing != 0 or not all_known)
         saved_mask = self.mask
         branches: list[list[str]] = [[use.path for use in tried]]
         for handler in node.handlers:
@@ -296,8 +304,20 @@ class _Resolver(ast.NodeVisitor):
             if guards and current is not None and current.path is None:
                 self.scopes[-1][bound] = binding
         self.statements(node.finalbody)
-        if guards and len(node.handlers) >= 1:
-            self.gates.append(Gate("try", node.lineno, node.col_offset + 1, branches, self.mask))
+        if guards and len(node.handlers) >= 1 and version_gate:
+            names = ", ".join(f"`{path}`" for path in dict.fromkeys(use.path for use in tried))
+            self.gates.append(
+                Gate(
+                    "try",
+                    node.lineno,
+                    node.col_offset + 1,
+                    branches,
+                    self.mask,
+                    truth=self.full & ~failing if all_known else None,
+                    test=f"importing {names}" if names else "its `try` block",
+                    node=node,
+                )
+            )
 
     visit_TryStar = visit_Try
 
@@ -311,6 +331,7 @@ class _Resolver(ast.NodeVisitor):
         ev = self.gates_ev
         truth = ev.truth(test)
         hasattr_path = ev.hasattr_path(test)
+        misordered = bool(ev.misordered)  # JC031 reports the test: it is no gate to classify
         self.drain_misordered()
         kind = "hasattr" if hasattr_path else "version" if ev.is_version_gate(test) else None
         saved = self.mask
@@ -323,14 +344,26 @@ class _Resolver(ast.NodeVisitor):
                 self.visit(part)
             paths.append([use.path for use in self.uses[begin:]])
         self.mask = saved
-        if kind is not None and id(node) not in self.elifs:
+        if kind is not None and id(node) not in self.elifs and not misordered:
             if hasattr_path:
                 paths[0].append(hasattr_path)
             # A gate is replaceable when every branch is the stable name: an `if` without
             # an `else` has a branch that is not.
             branches = paths if all(bodies) else []
             assert isinstance(node, ast.If | ast.IfExp)
-            self.gates.append(Gate(kind, node.lineno, node.col_offset + 1, branches, self.mask))
+            self.gates.append(
+                Gate(
+                    kind,
+                    node.lineno,
+                    node.col_offset + 1,
+                    branches,
+                    self.mask,
+                    truth=truth,
+                    test=ast.unparse(test),
+                    has_else=bool(bodies[1]),
+                    node=node,
+                )
+            )
         if truth is not None and isinstance(node, ast.If) and ends(node.body):
             self.mask &= self.full & ~truth  # the rest runs only where the body did not
 

@@ -11,6 +11,8 @@ Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
 - JC030 a version gate whose every branch is one stable jaxcompat name;
 - JC031 a string comparison of ``jax.__version__`` that orders some releases wrongly;
 - JC032 ``jax.__version__`` read through ``import jaxcompat as jax`` (jaxcompat's version);
+- JC033 a gate with a branch that never runs on the declared range (dead);
+- JC034 a gate still needed on the declared range, and the floor that would make it dead;
 - JC040 a jaxcompat name that raises AttributeError on some rows of the range.
 """
 
@@ -295,7 +297,21 @@ def _gate_finding(gate: Gate, scope: int) -> Finding | None:
             "with a tuple of ints"
         )
         return Finding(gate.line, gate.col, "JC031", message, wrong)
-    if not gate.mask & scope or not gate.branches or not all(gate.branches):
+    if not gate.mask & scope:
+        return None
+    return _replaceable_gate(gate, scope) or _dead_or_needed_gate(gate, gate.mask & scope)
+
+
+_WHAT = {
+    "version": "this version gate",
+    "hasattr": "this hasattr gate",
+    "try": "this try/except import gate",
+}
+
+
+def _replaceable_gate(gate: Gate, scope: int) -> Finding | None:
+    """JC030: every branch is a location of one stable jaxcompat name."""
+    if not gate.branches or not all(gate.branches):
         return None
     common: set[str] | None = None
     preferred: list[str] = []
@@ -314,16 +330,60 @@ def _gate_finding(gate: Gate, scope: int) -> Finding | None:
     if not common:
         return None
     stable = next((p for p in preferred if p in common), sorted(common)[0])
-    what = {
-        "version": "this version gate",
-        "hasattr": "this hasattr gate",
-        "try": "this try/except import gate",
-    }[gate.kind]
-    message = f"{what} can become `jaxcompat.{stable}`: every branch is a location of it"
+    message = (
+        f"{_WHAT[gate.kind]} can become `jaxcompat.{stable}`: every branch is a location of it"
+    )
     first = stable_names()[stable].first
     if first is not None and scope & ~stable_first_mask(stable):
         message += f" (before {first} it raises AttributeError, which `hasattr` reads as False)"
     return Finding(gate.line, gate.col, "JC030", message, 0)
+
+
+def _dead_from(truth: int) -> str:
+    """The oldest release from which `truth` no longer changes: a floor that makes the gate
+    dead."""
+    names = rows()
+    newest = truth >> (len(names) - 1) & 1
+    first = len(names) - 1
+    while first > 0 and (truth >> (first - 1) & 1) == newest:
+        first -= 1
+    return names[first]
+
+
+def _dead_or_needed_gate(gate: Gate, effective: int) -> Finding:
+    """JC033 when one branch never runs on the rows `effective`, else JC034."""
+    what = _WHAT[gate.kind]
+    test = gate.test if gate.kind == "try" else f"`{gate.test}`"
+    holds = "works" if gate.kind == "try" else "is true"
+    fails = "fails" if gate.kind == "try" else "is false"
+    if gate.truth is None:
+        message = (
+            f"{what} is still needed: {test} is not something jaxcompat's data can evaluate "
+            "on each release (a private or unknown name, or a behaviour); keep it"
+        )
+        return Finding(gate.line, gate.col, "JC034", message, 0)
+    true_rows = gate.truth & effective
+    other = "`except`" if gate.kind == "try" else "`else`"
+    if true_rows == effective:
+        dead = f"its {other} branch never runs" if gate.has_else else "its test always holds"
+        message = (
+            f"{what} is dead on the declared range: {test} {holds} on every release of it "
+            f"({describe(effective)}), so {dead}; keep only its first branch"
+        )
+        return Finding(gate.line, gate.col, "JC033", message, 0)
+    if not true_rows:
+        rest = f"keep only its {other} branch" if gate.has_else else "remove it"
+        message = (
+            f"{what} is dead on the declared range: {test} {fails} on every release of it "
+            f"({describe(effective)}), so its first branch never runs; {rest}"
+        )
+        return Finding(gate.line, gate.col, "JC033", message, 0)
+    message = (
+        f"{what} is still needed: {test} {holds} on {describe(true_rows)} and "
+        f"{fails} on {describe(effective & ~true_rows)}; "
+        f"a floor of jax>={_dead_from(gate.truth)} makes it dead"
+    )
+    return Finding(gate.line, gate.col, "JC034", message, 0)
 
 
 def findings(uses: list[Use], gates: list[Gate], scope: int) -> list[Finding]:

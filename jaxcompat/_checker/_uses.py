@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 __all__ = ["CallInfo", "Gate", "Use"]
@@ -32,3 +33,9 @@ class Gate:
     col: int
     branches: list[list[str]] = field(default_factory=list)  # the paths each branch uses
     mask: int = -1  # the rows the gate itself runs on
+    #: The rows on which its first branch runs (the ``if`` body, the ``try`` body that
+    #: imports without error); None when the checker cannot tell (a name its data lacks).
+    truth: int | None = None
+    test: str = ""  # what it tests, for messages: ``jax.__version_info__ >= (0, 5)``
+    has_else: bool = True  # an ``else``/``elif``/``except`` branch
+    node: ast.stmt | ast.expr | None = field(default=None, compare=False, repr=False)
