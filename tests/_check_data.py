@@ -125,7 +125,6 @@ def _clear() -> None:
         _api.stable_names,
         _api._by_jax_path,
         _ranges.release_tuples,
-        _ranges._range_for_directory,
         _rules._name_problems,
     ):
         function.cache_clear()

@@ -1,5 +1,6 @@
 """``jaxcompat migrate``: the rewrite of a file's source, and the command line."""
 
+import ast
 import os
 import sys
 import textwrap
@@ -10,8 +11,9 @@ import jaxcompat
 import jaxcompat.numpy
 from jaxcompat.__main__ import main as python_m_jaxcompat
 from jaxcompat._checker import console
-from jaxcompat._checker._migrate import MIRRORED_JAX_MODULES, migrate_source
+from jaxcompat._checker._migrate import MIRRORED_JAX_MODULES, migrate_source, rewrite_imports
 from jaxcompat._checker._migrate_cli import main
+from jaxcompat._checker._ranges import spec_mask
 
 # --- the rewrite of one source -------------------------------------------------------------
 
@@ -164,6 +166,118 @@ def test_line_ends_as_written_and_only_the_ones_python_counts():
     )
 
 
+# --- dead gate branches, on the declared range ----------------------------------------------
+
+GATED = """\
+import jax
+
+if jax.__version_info__ >= (0, 4, 25):
+    # the newest name
+    tree_map = jax.tree.map
+else:
+    tree_map = jax.tree_util.tree_map
+
+
+def aval(x):
+    if jax.__version_info__ < (0, 4, 30):
+        raise ImportError("needs JAX 0.4.30")
+    try:
+        from jax.extend.core import Primitive
+    except ImportError:
+        Primitive = None
+    kind = "new" if jax.__version_info__ >= (0, 5, 3) else "old"
+    if jax.__version_info__ >= (0, 7, 0):
+        mode = 1
+    elif jax.__version_info__ >= (0, 5, 3):
+        mode = 2
+    else:
+        mode = 3
+    text = \"\"\"
+        a string that spans lines\"\"\"
+    return Primitive, kind, mode, text
+"""
+
+
+def test_dead_branches_go_on_the_declared_range():
+    # The chain's `if` is still needed on 0.5.3-0.12; an `elif` is not a gate of its own,
+    # so its dead `else` stays.
+    migrated = migrate_source(GATED, spec_mask(">=0.5.3", "test"))
+    assert (
+        migrated
+        == """\
+import jaxcompat as jax
+
+# the newest name
+tree_map = jax.tree.map
+
+
+def aval(x):
+    from jaxcompat.extend.core import Primitive
+    kind = "new"
+    if jax.JAX_VERSION >= (0, 7, 0):
+        mode = 1
+    elif jax.JAX_VERSION >= (0, 5, 3):
+        mode = 2
+    else:
+        mode = 3
+    text = \"\"\"
+        a string that spans lines\"\"\"
+    return Primitive, kind, mode, text
+"""
+    )
+    assert migrate_source(migrated, spec_mask(">=0.5.3", "test")) == migrated
+    compile(migrated, "migrated.py", "exec")
+
+
+def test_gates_still_needed_stay_and_the_newest_branch_can_be_the_dead_one():
+    migrated = migrate_source(GATED, spec_mask("<0.5", "test"))
+    # Below 0.5.3 the `elif` is dead and the chain's `else` is the branch that runs.
+    assert "    if jax.JAX_VERSION >= (0, 7, 0):" not in migrated
+    assert 'kind = "old"\n' in migrated
+    assert "        mode = 3\n" not in migrated and "    mode = 3\n" in migrated
+    assert "if jax.JAX_VERSION >= (0, 4, 25):" in migrated  # true on 0.4.25-0.4.38 only
+    assert "raise ImportError" in migrated  # still needed: 0.4.13-0.4.29 lack it
+    compile(migrated, "migrated.py", "exec")
+    assert migrate_source(migrated, spec_mask("<0.5", "test")) == migrated
+
+
+def test_a_gate_that_jaxcompat_makes_dead_collapses_to_its_name():
+    # On jaxcompat, hasattr(jax, "typeof") holds on every release: the port keeps one branch.
+    source = (
+        "import jax\n"
+        "if hasattr(jax, 'typeof'):\n"
+        "    aval = jax.typeof\n"
+        "else:\n"
+        "    aval = jax.core.get_aval\n"
+        "f = jax.tree.map if hasattr(jax, 'tree') else jax.tree_util.tree_map\n"
+        "if hasattr(jax, 'typeof'):\n"
+        "    pass\n"
+    )
+    assert migrate_source(source, spec_mask(">=0", "test")) == (
+        "import jaxcompat as jax\naval = jax.typeof\nf = jax.tree.map\npass\n"
+    )
+
+
+def test_gates_whose_lines_cannot_move_safely_stay():
+    source = (
+        "import jax\n"
+        "if jax.__version_info__ >= (0, 4, 25): x = 1\n"
+        "else:\n"
+        "    x = 2\n"
+        "if jax.__version_info__ >= (0, 4, 25):\n"
+        "    y = (1 +\n"
+        "  2)\n"
+        "try:\n"
+        "    from jax.extend.core import Primitive\n"
+        "except ImportError:\n"
+        "    Primitive = None\n"
+        "finally:\n"
+        "    z = 3\n"
+    )
+    migrated = migrate_source(source, spec_mask(">=0.5.3", "test"))
+    assert migrated == rewrite_imports(source, ast.parse(source))
+
+
 # --- the command line -----------------------------------------------------------------------
 
 
@@ -265,7 +379,11 @@ def test_usage_errors(library, capsys):
     assert main(["--frobnicate"]) == 2
     assert "unrecognized arguments: --frobnicate" in capsys.readouterr().err
     assert main(["--help"]) == 0
-    assert capsys.readouterr().out.startswith("usage: jaxcompat migrate [-h] [--diff] [--check]")
+    assert capsys.readouterr().out.startswith(
+        "usage: jaxcompat migrate [-h] [--jax SPEC] [--diff] [--check] [paths ...]"
+    )
+    assert main(["--jax", ">=banana"]) == 2
+    assert capsys.readouterr().err.startswith("jaxcompat migrate: --jax: ")
 
 
 def test_the_console_script_and_python_m_jaxcompat_run_it(library, capsys, monkeypatch):
@@ -285,3 +403,28 @@ def test_a_migrated_library_runs_on_jaxcompat(library, monkeypatch):
         exec(compile(source, name, "exec"), namespace)
     assert namespace["jnp"] is jaxcompat.numpy
     assert namespace["v"] == jaxcompat.JAX_VERSION_STRING
+
+
+def test_the_range_comes_from_jax_or_the_nearest_pyproject(library, capsys):
+    gate = "import jax\nif jax.__version_info__ < (0, 5, 3):\n    raise ImportError('old')\n"
+    (library / "lib" / "gate.py").write_text(gate)
+    assert main(["--check", "--jax", ">=0", "lib/gate.py"]) == 1  # the imports only
+    capsys.readouterr()
+    assert main(["--diff", "--jax", ">=0", "lib/gate.py"]) == 0
+    assert capsys.readouterr().out.splitlines()[3:] == [
+        "-import jax",
+        "-if jax.__version_info__ < (0, 5, 3):",
+        "+import jaxcompat as jax",
+        "+if jax.JAX_VERSION < (0, 5, 3):",
+        "     raise ImportError('old')",
+        "Would migrate 1 of 1 file.",
+    ]
+    (library / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=0.5.3"]\n')
+    assert main(["lib/gate.py"]) == 0
+    assert (library / "lib" / "gate.py").read_text() == "import jaxcompat as jax\n"
+    capsys.readouterr()
+    (library / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=banana"]\n')
+    assert main(["lib/bom.py"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith(f"{os.path.join('lib', 'bom.py')}:1:1: error: ")
+    assert "jax>=banana" in out

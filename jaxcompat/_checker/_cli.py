@@ -107,6 +107,7 @@ def main(argv: list[str]) -> int:
         print(f"jaxcompat check: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return 2
     reported: list[FileFinding] = []
+    known_ranges: dict[Path, tuple[int, str]] = {}
     errors: list[ParseError] = []
     ranges: dict[str, int] = {}
     files = lines = 0
@@ -114,7 +115,7 @@ def main(argv: list[str]) -> int:
         for file in python_files(path):
             try:
                 source = read_source(file)
-                scope, origin = range_for_file(file, override)
+                scope, origin = range_for_file(file, override, known_ranges)
                 try:
                     found = check_source(source, scope)
                 except RecursionError:  # a deep tree that Python may still compile

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import stat
 import sys
 import threading
@@ -18,11 +19,13 @@ from pathlib import Path
 from typing import TypeVar
 
 __all__ = [
+    "LINE_END",
     "SKIPPED_DIRECTORIES",
     "decode_keeping_line_ends",
     "python_files",
     "read_regular_file",
     "read_source",
+    "source_lines",
     "with_deep_recursion",
 ]
 
@@ -30,6 +33,22 @@ _T = TypeVar("_T")
 
 #: Directories never entered when walking a directory argument.
 SKIPPED_DIRECTORIES = frozenset({".git", ".venv", "venv", "build", ".nox", ".tox", "__pycache__"})
+
+
+#: The line ends Python's tokenizer counts (str.splitlines also splits at form feeds and other
+#: separators, which would put edits on other lines than the syntax tree names).
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(source: str) -> list[str]:
+    """``source`` cut after each line end Python counts, each line keeping its end."""
+    lines, start = [], 0
+    for match in LINE_END.finditer(source):
+        lines.append(source[start : match.end()])
+        start = match.end()
+    if start < len(source):
+        lines.append(source[start:])
+    return lines
 
 
 def python_files(path: Path) -> Iterator[Path]:

@@ -20,7 +20,14 @@ from .._surface import rows
 from ._api import JAXCOMPAT_MODULES, JAXCOMPAT_OWN, facts, stable_first_mask, stable_names
 from ._ranges import release_tuples
 
-__all__ = ["VERSION_PATHS", "Evaluator", "catches_lookup_errors", "ends", "is_type_checking"]
+__all__ = [
+    "VERSION_PATHS",
+    "Evaluator",
+    "available_rows",
+    "catches_lookup_errors",
+    "ends",
+    "is_type_checking",
+]
 
 #: Paths whose value is the installed JAX's version: as a string, or as an int tuple.
 VERSION_PATHS = {
@@ -177,6 +184,17 @@ class Evaluator:
             result &= mask
             left = right
         return result
+
+
+def available_rows(path: str) -> int | None:
+    """The rows on which the JAX or jaxcompat name `path` can be read without an error
+    (None: the data does not know it)."""
+    if path.startswith("jaxcompat."):
+        return _jaxcompat_has(path.removeprefix("jaxcompat."))
+    name = facts(path)
+    if name is None or not name.known:
+        return None
+    return (1 << len(rows())) - 1 & ~(name.absent | name.raises)
 
 
 def _jaxcompat_has(relative: str) -> int | None:

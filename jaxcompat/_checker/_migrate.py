@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import tokenize
 from dataclasses import dataclass
 
 from ._api import JAXCOMPAT_MODULES
+from ._files import LINE_END, source_lines
+from ._migrate_gates import remove_dead_branches
 
-__all__ = ["MIRRORED_JAX_MODULES", "migrate_source"]
+__all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "rewrite_imports"]
 
 #: The JAX modules jaxcompat mirrors under the same path (``jax.numpy`` as
 #: ``jaxcompat.numpy``); ``testing`` is jaxcompat's own, with no JAX module behind it.
@@ -28,21 +29,6 @@ MIRRORED_JAX_MODULES = frozenset(
 
 #: What JAX's release is read as, once the name before it is jaxcompat.
 VERSION_ATTRIBUTES = {"__version_info__": "JAX_VERSION", "__version__": "JAX_VERSION_STRING"}
-
-# The line ends Python's tokenizer counts (str.splitlines also splits at form feeds and
-# other separators, which would put the edits on the wrong lines).
-_LINE_END = re.compile(r"\r\n|\r|\n")
-
-
-def _lines(source: str) -> list[str]:
-    """``source`` cut after each line end Python counts, each line keeping its end."""
-    lines, start = [], 0
-    for match in _LINE_END.finditer(source):
-        lines.append(source[start : match.end()])
-        start = match.end()
-    if start < len(source):
-        lines.append(source[start:])
-    return lines
 
 
 def _to_jaxcompat(module: str) -> str:
@@ -71,7 +57,7 @@ def _statement_edit(node: ast.stmt, lines: list[str], text: str) -> Edit:
     # A statement continued over several lines keeps its line count: continuation lines,
     # each with the line end the file had there.
     for index in range(node.lineno - 1, node.end_lineno - 1):
-        line_end = _LINE_END.search(lines[index])
+        line_end = LINE_END.search(lines[index])
         assert line_end is not None
         text += " \\" + line_end.group()
     return Edit(
@@ -191,10 +177,10 @@ def _version_edits(tree: ast.AST, lines: list[str]) -> list[Edit]:
     return edits
 
 
-def migrate_source(source: str) -> str:
-    """``source`` with its JAX imports pointed at jaxcompat (raises SyntaxError)."""
-    tree = ast.parse(source)
-    lines = _lines(source)
+def rewrite_imports(source: str, tree: ast.Module) -> str:
+    """``source`` (parsed as ``tree``) with its JAX imports pointed at jaxcompat and its reads
+    of the JAX release through jaxcompat corrected; every line keeps its number."""
+    lines = source_lines(source)
     edits: list[Edit] = []
     for node in ast.walk(tree):
         edit: Edit | None = None
@@ -211,5 +197,30 @@ def migrate_source(source: str) -> str:
         tail = lines[edit.end_line - 1][edit.end_column :]
         lines[edit.line - 1 : edit.end_line] = [head + edit.text + tail]
     migrated = "".join(lines)
-    assert len(_lines(migrated)) == len(_lines(source)), "the rewrite moved lines"
+    assert len(source_lines(migrated)) == len(source_lines(source)), "the rewrite moved lines"
+    return migrated
+
+
+#: A gate inside a removed branch's span waits for the next pass; no real file nests deeper.
+_MOST_PASSES = 50
+
+
+def migrate_source(source: str, scope: int | None = None) -> str:
+    """``source`` ported to jaxcompat (raises SyntaxError): its imports rewritten and, given
+    the declared range ``scope``, its dead gate branches removed, to a fixed point, so that a
+    second run changes nothing.
+
+    Each pass reads the gates before it rewrites the imports, and the next pass reads them on
+    the port: there ``hasattr(jax, "typeof")`` asks jaxcompat, which has ``typeof`` on every
+    release, so its ``else`` is dead too.
+    """
+    migrated = source
+    for _ in range(_MOST_PASSES):
+        step = migrated
+        if scope is not None:
+            step = remove_dead_branches(step, ast.parse(step), scope)
+        step = rewrite_imports(step, ast.parse(step))
+        if step == migrated:
+            break
+        migrated = step
     return migrated

@@ -1,17 +1,20 @@
-"""``jaxcompat migrate``: point a library's JAX imports at jaxcompat, in place.
+"""``jaxcompat migrate``: port a library to jaxcompat, in place.
 
-    jaxcompat migrate [PATH ...] [--diff] [--check]
+    jaxcompat migrate [PATH ...] [--jax SPEC] [--diff] [--check]
 
 Every Python file under the paths (default: the current directory) gets the rewrite of
-``_migrate.migrate_source`` and is written back in its own encoding, byte order mark and line
-ends. ``--diff`` prints a unified diff instead of writing; ``--check`` writes nothing and exits
-1 if any file would change (for CI; with ``--diff`` it prints the diff too).
+``_migrate.migrate_source`` for the releases it supports (``--jax``, else the nearest
+pyproject.toml's jax requirement, else every release, as ``check`` reads them) and is written
+back in its own encoding, byte order mark and line ends. ``--diff`` prints a unified diff
+instead of writing; ``--check`` writes nothing and exits 1 if any file would change (for CI;
+with ``--diff`` it prints the diff too).
 
 Exit 0 when done (with ``--check``: when nothing would change), 1 when ``--check`` finds a
-file to change, 2 on a usage error (a path that does not exist) or when a file cannot be
-migrated (it cannot be read, is not a regular file, or does not parse), which is named with
-the reason; the other files are still migrated. A reader that closes the output early ends
-the command quietly (exit 141, as a shell reports SIGPIPE).
+file to change, 2 on a usage error (a path that does not exist, a bad ``--jax``) or when a
+file cannot be migrated (it cannot be read, is not a regular file, does not parse, or its
+pyproject.toml gives no range), which is named with the reason; the other files are still
+migrated. A reader that closes the output early ends the command quietly (exit 141, as a
+shell reports SIGPIPE).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from ._files import decode_keeping_line_ends, python_files, read_regular_file, with_deep_recursion
 from ._migrate import migrate_source
+from ._ranges import RangeError, range_for_file, spec_mask
 
 __all__ = ["main"]
 
@@ -34,10 +38,18 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jaxcompat migrate",
         description="Port a library to jaxcompat: point its JAX imports at jaxcompat and its "
-        "reads of JAX's release at jaxcompat.JAX_VERSION(_STRING). Only those spans change: "
-        "comments, formatting and line numbers are kept, and a second run changes nothing.",
+        "reads of JAX's release at jaxcompat.JAX_VERSION(_STRING), and remove the branches of "
+        "version gates that never run on the releases it supports. Only those spans change: "
+        "comments and formatting elsewhere are kept, and a second run changes nothing.",
     )
     parser.add_argument("paths", nargs="*", default=["."], help="files and directories")
+    parser.add_argument(
+        "--jax",
+        metavar="SPEC",
+        help="the JAX releases the library supports, a PEP 440 specifier such as '>=0.5' "
+        "(default: the jax requirement of the nearest pyproject.toml, else every release): "
+        "gate branches that never run on them are removed",
+    )
     parser.add_argument("--diff", action="store_true", help="print a unified diff, write nothing")
     parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if any file would change"
@@ -45,21 +57,25 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _migrated(source: str) -> str:
+def _migrated(source: str, scope: int) -> str:
     with warnings.catch_warnings():
         # Compiling warns about things such as invalid escape sequences: not our business,
         # and under `-W error` they would turn a valid file into one that "does not parse".
         warnings.simplefilter("ignore")
         try:
-            return migrate_source(source)
+            return migrate_source(source, scope)
         except RecursionError:  # a deep tree that Python may still compile
-            return with_deep_recursion(functools.partial(migrate_source, source))
+            return with_deep_recursion(functools.partial(migrate_source, source, scope))
 
 
-def _migrate_file(file: Path) -> tuple[str, str, str]:
-    """(source, migrated source, encoding); raises OSError, SyntaxError, ValueError."""
+def _migrate_file(
+    file: Path, override: int | None, known_ranges: dict[Path, tuple[int, str]]
+) -> tuple[str, str, str]:
+    """(source, migrated source, encoding); raises OSError, SyntaxError, ValueError (a
+    RangeError among them, for a pyproject.toml whose jax requirement is invalid)."""
     text, encoding = decode_keeping_line_ends(read_regular_file(file))
-    return text, _migrated(text), encoding
+    scope, _ = range_for_file(file, override, known_ranges)
+    return text, _migrated(text, scope), encoding
 
 
 def _problem(error: Exception) -> tuple[int, str]:
@@ -68,6 +84,8 @@ def _problem(error: Exception) -> tuple[int, str]:
         return 1, f"cannot read: {error.strerror or error}"
     if isinstance(error, RecursionError):
         return 1, "cannot parse: nested too deeply"
+    if isinstance(error, RangeError):
+        return 1, str(error)
     if isinstance(error, SyntaxError):  # also an unknown PEP 263 coding
         return error.lineno or 1, f"cannot parse: {error.msg}"
     return 1, f"cannot parse: {error}"  # bytes the file's coding cannot decode
@@ -80,6 +98,11 @@ def main(argv: list[str]) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exit:
         return 0 if exit.code == 0 else 2
+    try:
+        override = spec_mask(args.jax, "--jax") if args.jax is not None else None
+    except RangeError as error:
+        print(f"jaxcompat migrate: {error}", file=sys.stderr)
+        return 2
     paths = [Path(p) for p in args.paths]
     # lexists: a symlink that loops or dangles is named, and reported as unreadable.
     missing = [str(p) for p in paths if not os.path.lexists(p)]
@@ -89,11 +112,12 @@ def main(argv: list[str]) -> int:
         )
         return 2
     write = not (args.diff or args.check)
+    known_ranges: dict[Path, tuple[int, str]] = {}
     files = changed = failed = 0
     for path in paths:
         for file in python_files(path):
             try:
-                source, migrated, encoding = _migrate_file(file)
+                source, migrated, encoding = _migrate_file(file, override, known_ranges)
             except (OSError, SyntaxError, ValueError, RecursionError) as error:
                 line, problem = _problem(error)
                 print(f"{file}:{line}:1: error: {problem}")

@@ -129,7 +129,6 @@ def _leading_name(entry: str) -> str:
     return re.split(r"[^A-Za-z0-9._-]", entry.strip(), maxsplit=1)[0]
 
 
-@functools.cache
 def _range_for_directory(directory: Path) -> tuple[int, str]:
     for candidate in (directory, *directory.parents):
         pyproject = candidate / "pyproject.toml"
@@ -152,15 +151,22 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def range_for_file(path: Path, override: int | None) -> tuple[int, str]:
+def range_for_file(
+    path: Path, override: int | None, known: dict[Path, tuple[int, str]]
+) -> tuple[int, str]:
     """The rows `path` is checked on, and where that range comes from.
 
     `override` (from ``--jax``) wins; else the nearest ``pyproject.toml`` that exists is read
     (a ``jax`` requirement in ``[project].dependencies``, ``!=`` included); else every row.
+    `known` holds the ranges of the directories seen so far in this run (each read once; a
+    later run reads the files again, as they may have changed).
     """
     if override is not None:
         return override, "--jax"
-    return _range_for_directory(path.resolve().parent)
+    directory = path.resolve().parent
+    if directory not in known:
+        known[directory] = _range_for_directory(directory)
+    return known[directory]
 
 
 def parse_release(text: str) -> tuple[int, ...] | None:

@@ -13,8 +13,7 @@ import ast
 from collections.abc import Sequence
 
 from .._surface import rows
-from ._api import facts
-from ._gates import Evaluator, catches_lookup_errors, ends, is_type_checking
+from ._gates import Evaluator, available_rows, catches_lookup_errors, ends, is_type_checking
 from ._scopes import Binding, Scope, annotation_nodes, parameters
 from ._uses import CallInfo, Gate, Use
 
@@ -274,12 +273,12 @@ class _Resolver(ast.NodeVisitor):
         # does not know (a private name), is.
         all_known, ever_failing = True, 0
         for use in tried:
-            name = facts(use.path)
-            if name is not None and name.known:
-                failing |= (name.absent | name.raises) & use.mask
-                ever_failing |= name.absent | name.raises
-            else:
+            available = available_rows(use.path)
+            if available is None:
                 all_known = False
+                continue
+            failing |= self.full & ~available & use.mask
+            ever_failing |= self.full & ~available
         version_gate = bool(tried) and (ever_failing != 0 or not all_known)
         saved_mask = self.mask
         branches: list[list[str]] = [[use.path for use in tried]]

@@ -39,7 +39,7 @@ from ._api import (
 from ._ranges import describe, row_list
 from ._uses import CallInfo, Gate, Use
 
-__all__ = ["Finding", "findings"]
+__all__ = ["Finding", "dead_branch", "findings"]
 
 
 @dataclass(frozen=True)
@@ -348,6 +348,19 @@ def _dead_from(truth: int) -> str:
     while first > 0 and (truth >> (first - 1) & 1) == newest:
         first -= 1
     return names[first]
+
+
+def dead_branch(gate: Gate, scope: int) -> str | None:
+    """The branch of a gate that is the only one to run on the rows `scope` ("first": the
+    ``if`` or ``try`` body; "else": the ``else``, ``elif`` or nothing); None when both run
+    or the checker cannot tell."""
+    effective = gate.mask & scope
+    if not effective or gate.kind == "string" or gate.truth is None:
+        return None
+    true_rows = gate.truth & effective
+    if true_rows == effective:
+        return "first"
+    return "else" if not true_rows else None
 
 
 def _dead_or_needed_gate(gate: Gate, effective: int) -> Finding:

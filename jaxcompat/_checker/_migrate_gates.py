@@ -1,0 +1,207 @@
+"""``jaxcompat migrate``'s removal of dead gate branches (the checker's JC033).
+
+A gate whose test has the same answer on every release of the declared range keeps only the
+branch that runs, as pyupgrade removes ``sys.version_info`` branches below its floor:
+
+- ``if`` (and ``elif`` chains): the body when the test always holds, else the ``elif`` (which
+  becomes the ``if``) or the ``else`` block, dedented to the ``if``; with neither, the whole
+  statement goes (``pass`` takes its place if it was alone in its block);
+- ``x if test else y``: the expression that is taken, parenthesised where it must be;
+- ``try``/``except ImportError`` whose imports work on every release: the ``try`` body.
+
+Only whole lines move. A gate is left as it is (and still reported by ``check``) where moving
+its lines could change what the code means: a block on the same line as its header, a string
+or f-string that spans lines in a block that would be dedented, a line that does not start with
+the block's indentation, or a ``try`` with an ``else`` or ``finally`` clause.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from ._files import LINE_END, source_lines
+from ._resolve import resolve_file
+from ._rules import dead_branch
+from ._uses import Gate
+
+__all__ = ["remove_dead_branches"]
+
+# Expressions that need parentheses when they replace ``a if t else b`` in any context.
+_LOOSE = (ast.Lambda, ast.IfExp, ast.NamedExpr, ast.Tuple, ast.Yield, ast.YieldFrom)
+
+
+@dataclass(frozen=True)
+class _Replacement:
+    """Lines ``first``..``last`` (from 1, inclusive) become ``text``."""
+
+    first: int
+    last: int
+    text: str
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _spans_lines(statements: list[ast.stmt]) -> bool:
+    """Whether a string in ``statements`` spans lines (dedenting would change it)."""
+    return any(
+        isinstance(node, ast.Constant | ast.JoinedStr)
+        and node.end_lineno is not None
+        and node.end_lineno != node.lineno
+        for statement in statements
+        for node in ast.walk(statement)
+    )
+
+
+def _dedented(lines: list[str], block: list[ast.stmt], to: str, start: int) -> str | None:
+    """The lines of ``block`` from line ``start`` (the line after its header, so that the
+    comments above its first statement stay with it) re-indented from the block's
+    indentation to ``to``; None where that could change their meaning."""
+    if _spans_lines(block):
+        return None
+    last = block[-1].end_lineno
+    assert last is not None
+    own = _indent(lines[block[0].lineno - 1])
+    if not own.startswith(to) or own == to:
+        return None
+    kept = []
+    for line in lines[start - 1 : last]:
+        if not line.strip():
+            kept.append(line)
+        elif line.startswith(own):
+            kept.append(to + line[len(own) :])
+        elif line.lstrip().startswith("#"):
+            kept.append(to + line.lstrip(" \t"))
+        else:
+            return None  # a continuation line indented less than the block: leave it
+    return "".join(kept)
+
+
+def _keyword_line(lines: list[str], after: int, before: int, keyword: str, indent: str) -> int:
+    """The line of ``else:``/``elif``, written at ``indent`` between two lines; 0 if none."""
+    for number in range(after + 1, before + 1):
+        line = lines[number - 1]
+        if _indent(line) == indent and line.lstrip().startswith(keyword):
+            return number
+    return 0
+
+
+def _if_replacement(node: ast.If, keep: str, lines: list[str], alone: bool) -> _Replacement | None:
+    assert node.end_lineno is not None
+    indent = _indent(lines[node.lineno - 1])
+    if node.body[0].lineno == node.lineno:
+        return None  # `if test: body` on one line
+    if keep == "first":
+        text = _dedented(lines, node.body, indent, node.lineno + 1)
+        return None if text is None else _Replacement(node.lineno, node.end_lineno, text)
+    if not node.orelse:
+        line_end = LINE_END.search(lines[node.end_lineno - 1])
+        placeholder = f"{indent}pass{line_end.group() if line_end else ''}"
+        return _Replacement(node.lineno, node.end_lineno, placeholder if alone else "")
+    body_end = node.body[-1].end_lineno
+    assert body_end is not None
+    following = node.orelse[0]
+    if isinstance(following, ast.If) and lines[following.lineno - 1].lstrip().startswith("elif"):
+        # `elif test:` becomes `if test:`; the rest of the chain stays as written.
+        line = lines[following.lineno - 1]
+        start = len(indent) + len("el")
+        rewritten = indent + line[start:]
+        return _Replacement(node.lineno, following.lineno, rewritten)
+    else_line = _keyword_line(lines, body_end, following.lineno - 1, "else", indent)
+    if not else_line or following.lineno == else_line:
+        return None  # `else: body` on one line, or an `else` not found where expected
+    text = _dedented(lines, node.orelse, indent, else_line + 1)
+    return None if text is None else _Replacement(node.lineno, node.end_lineno, text)
+
+
+def _try_replacement(node: ast.Try, lines: list[str]) -> _Replacement | None:
+    assert node.end_lineno is not None
+    if node.orelse or node.finalbody or node.body[0].lineno == node.lineno:
+        return None
+    text = _dedented(lines, node.body, _indent(lines[node.lineno - 1]), node.lineno + 1)
+    return None if text is None else _Replacement(node.lineno, node.end_lineno, text)
+
+
+def _expression_edit(source: str, node: ast.IfExp, keep: str) -> tuple[int, int, str] | None:
+    """(start offset, end offset, text) in ``source`` for a dead ``a if t else b``."""
+    taken = node.body if keep == "first" else node.orelse
+    text = ast.get_source_segment(source, taken)
+    if text is None or "\n" in text:
+        return None
+    if isinstance(taken, _LOOSE):
+        text = f"({text})"
+    return (*_offsets(source, node), text)
+
+
+def _offsets(source: str, node: ast.expr) -> tuple[int, int]:
+    """Character offsets of ``node`` in ``source`` (ast counts UTF-8 bytes in a line)."""
+    lines = source_lines(source)
+    assert node.end_lineno is not None
+    assert node.end_col_offset is not None
+
+    def offset(line: int, byte: int) -> int:
+        before = sum(len(text) for text in lines[: line - 1])
+        return before + len(lines[line - 1].encode()[:byte].decode())
+
+    return offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
+
+
+def _alone_in_block(tree: ast.Module) -> set[int]:
+    """The ids of statements that are the only statement of their block."""
+    alone: set[int] = set()
+    for parent in ast.walk(tree):
+        if parent is tree:
+            continue  # a module may be empty
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and len(block) == 1 and isinstance(block[0], ast.stmt):
+                alone.add(id(block[0]))
+    return alone
+
+
+def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
+    """``source`` with one pass of dead gate branches removed (the outermost first; gates
+    inside an edited span wait for the next pass)."""
+    _, gates = resolve_file(tree)
+    alone = _alone_in_block(tree)
+    lines = source_lines(source)
+    replacements: list[_Replacement] = []
+    expression_edits: list[tuple[int, int, str]] = []
+    for gate in sorted(gates, key=lambda g: (g.line, g.col)):
+        keep = _keep(gate, scope)
+        if keep is None:
+            continue
+        node = gate.node
+        replacement: _Replacement | None = None
+        if isinstance(node, ast.If):
+            replacement = _if_replacement(node, keep, lines, id(node) in alone)
+        elif isinstance(node, ast.Try) and keep == "first":
+            replacement = _try_replacement(node, lines)
+        elif isinstance(node, ast.IfExp):
+            edit = _expression_edit(source, node, keep)
+            if edit is not None and not any(_overlap(edit, e) for e in expression_edits):
+                expression_edits.append(edit)
+            continue
+        if replacement is None:
+            continue
+        if any(r.first <= replacement.last and replacement.first <= r.last for r in replacements):
+            continue  # inside another gate's span: the next pass sees it
+        replacements.append(replacement)
+    if replacements:
+        for r in sorted(replacements, key=lambda r: r.first, reverse=True):
+            lines[r.first - 1 : r.last] = [r.text]
+        return "".join(lines)
+    for start, end, text in sorted(expression_edits, reverse=True):
+        source = source[:start] + text + source[end:]
+    return source
+
+
+def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _keep(gate: Gate, scope: int) -> str | None:
+    """ "first" or "else": the branch of a dead gate that runs; None for a live gate."""
+    return dead_branch(gate, scope) if gate.node is not None else None
