@@ -369,10 +369,10 @@ def test_gates_narrow_the_rows_of_their_branches():
     """
     # String comparison is what Python does: "0.10.0" < "0.5", so the branch misses 0.10+,
     # which the checker reports; the rest is gated correctly, and each gate is still needed
-    # on the whole range (the one with a misordered test is not classified: JC031 comes first).
+    # or replaceable (the one with a misordered test is not classified: JC031 comes first).
     assert check(source) == [
-        "4:1: JC034 this version gate is still needed: `NEW` is true on 0.5.3-0.12.0 and is "
-        "false on 0.4.13-0.4.30; a floor of jax>=0.5.3 makes it dead",
+        "4:1: JC030 this version gate can become `jaxcompat.typeof`: jaxcompat gives it on "
+        "every release of the range (0.4.13-0.12.0), so the gate is not needed",
         "6:4: JC031 `jax.__version__ >= '0.5'` compares strings, not releases: it is wrong on "
         "0.10.0-0.12.0; compare `jax.__version_info__` (or `jaxcompat.JAX_VERSION`) with a "
         "tuple of ints",
@@ -421,7 +421,7 @@ def test_try_import_gate():
     ]
 
 
-def test_gates_with_branches_of_different_names_are_still_needed():
+def test_a_gate_is_replaceable_when_jaxcompat_gives_one_branch_everywhere():
     source = """\
         import jax
         if jax.__version_info__ >= (0, 5, 3):
@@ -433,13 +433,14 @@ def test_gates_with_branches_of_different_names_are_still_needed():
         except ImportError:
             Primitive = None
     """
+    # Each branch uses another name, and the fallbacks are no locations of the first; but
+    # jaxcompat gives the first branch's name on every release, which makes the gate moot.
     assert check(source) == [
-        "2:1: JC034 this version gate is still needed: `jax.__version_info__ >= (0, 5, 3)` is "
-        "true on 0.5.3-0.12.0 and is false on 0.4.13-0.4.30; a floor of jax>=0.5.3 makes it "
-        "dead",
-        "6:1: JC034 this try/except import gate is still needed: importing "
-        "`jax.extend.core.Primitive` works on 0.4.30-0.12.0 and fails on 0.4.13-0.4.25; a "
-        "floor of jax>=0.4.30 makes it dead",
+        "2:1: JC030 this version gate can become `jaxcompat.typeof`: jaxcompat gives it on "
+        "every release of the range (0.4.13-0.12.0), so the gate is not needed",
+        "6:1: JC030 this try/except import gate can become `jaxcompat.extend.core.Primitive`: "
+        "jaxcompat gives it on every release of the range (0.4.13-0.12.0), so the gate is not "
+        "needed",
     ]
 
 
@@ -482,8 +483,8 @@ def test_blocks_that_skip_end_like_raise():
         "5:5: JC034 this version gate is still needed: `jax.__version_info__ < (0, 5, 3)` is "
         "true on 0.4.13-0.4.30 and is false on 0.5.3-0.12.0; a floor of jax>=0.5.3 makes it "
         "dead",
-        "10:5: JC034 this hasattr gate is still needed: `not hasattr(jax, 'typeof')` is true "
-        "on 0.4.13-0.4.30 and is false on 0.5.3-0.12.0; a floor of jax>=0.5.3 makes it dead",
+        "10:5: JC030 this hasattr gate can become `jaxcompat.typeof`: jaxcompat gives it on "
+        "every release of the range (0.4.13-0.12.0), so the gate is not needed",
     ]
     assert check(source, ">=0.5.3") == [
         "5:5: JC033 this version gate is dead on the declared range: `jax.__version_info__ < "
@@ -553,10 +554,10 @@ def test_every_gate_is_dead_or_still_needed_on_the_declared_range():
     # behind a gate that opens at 0.4.25, does not exist yet).
     older = check(source, "<0.5")
     assert [line.split(" ")[:2] for line in older] == [
-        ["2:1:", "JC034"],
+        ["2:1:", "JC030"],
         ["3:9:", "JC001"],
-        ["6:1:", "JC034"],
-        ["8:1:", "JC034"],
+        ["6:1:", "JC030"],
+        ["8:1:", "JC030"],
         ["12:1:", "JC034"],
         ["16:1:", "JC033"],
     ]

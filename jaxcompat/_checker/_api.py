@@ -22,6 +22,7 @@ __all__ = [
     "Signature",
     "facts",
     "first_good_row",
+    "is_module",
     "parse_signature",
     "same_object_stable",
     "signature_masks",
@@ -90,6 +91,13 @@ def _masks(chars: str) -> tuple[int, int, int]:
 @functools.cache
 def _module_set() -> frozenset[str]:
     return frozenset(modules())
+
+
+def is_module(path: str) -> bool:
+    """Whether `path` is a module: of JAX (as recorded on some row) or of jaxcompat."""
+    if path == "jaxcompat" or path.startswith("jaxcompat."):
+        return path == "jaxcompat" or path.removeprefix("jaxcompat.") in JAXCOMPAT_MODULES
+    return path in _module_set()
 
 
 @functools.cache

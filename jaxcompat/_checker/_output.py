@@ -51,8 +51,10 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
         "replaceable-gate",
         "A version gate (a comparison of jax.__version_info__ or jax.__version__, a "
         "hasattr(jax..., 'name') test, or try/except ImportError/AttributeError around an "
-        "import) whose every branch uses one name that jaxcompat provides on every release: "
-        "the gate can become that jaxcompat name.",
+        "import) whose every branch uses one name that jaxcompat provides on every release, "
+        "or with a branch whose names jaxcompat gives on every release of the declared range "
+        "(the other branches, a fallback written by hand included, are then moot): the gate "
+        "can become that jaxcompat name.",
     ),
     "JC031": (
         "string-version-comparison",

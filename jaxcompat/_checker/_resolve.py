@@ -13,6 +13,7 @@ import ast
 from collections.abc import Sequence
 
 from .._surface import rows
+from ._api import is_module
 from ._gates import Evaluator, available_rows, catches_lookup_errors, ends, is_type_checking
 from ._scopes import Binding, Scope, annotation_nodes, parameters
 from ._uses import CallInfo, Gate, Use
@@ -268,9 +269,9 @@ class _Resolver(ast.NodeVisitor):
         imported = {n: b for n, b in self.scopes[-1].items() if b.path is not None}
         failing = 0
         tried = self.uses[start:]
-        # A try around names every release has (`import jax`) guards JAX being installed,
-        # not its version: no gate. One around a name some release lacks, or one the data
-        # does not know (a private name), is.
+        # A try around modules every release has (`import jax`) guards JAX being installed,
+        # not its version: no gate. One around a name, a module some release lacks, or one
+        # the data does not know (a private name), is.
         all_known, ever_failing = True, 0
         for use in tried:
             available = available_rows(use.path)
@@ -279,7 +280,8 @@ class _Resolver(ast.NodeVisitor):
                 continue
             failing |= self.full & ~available & use.mask
             ever_failing |= self.full & ~available
-        version_gate = bool(tried) and (ever_failing != 0 or not all_known)
+        names_tried = any(not is_module(use.path) for use in tried)
+        version_gate = bool(tried) and (names_tried or ever_failing != 0 or not all_known)
         saved_mask = self.mask
         branches: list[list[str]] = [[use.path for use in tried]]
         for handler in node.handlers:
@@ -346,9 +348,8 @@ class _Resolver(ast.NodeVisitor):
         if kind is not None and id(node) not in self.elifs and not misordered:
             if hasattr_path:
                 paths[0].append(hasattr_path)
-            # A gate is replaceable when every branch is the stable name: an `if` without
-            # an `else` has a branch that is not.
-            branches = paths if all(bodies) else []
+            # An `if` without an `else` has an empty branch: no stable name is every branch.
+            branches = paths
             assert isinstance(node, ast.If | ast.IfExp)
             self.gates.append(
                 Gate(

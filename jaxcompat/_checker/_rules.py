@@ -8,7 +8,8 @@ Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
 - JC010 a keyword argument is not accepted on some rows;
 - JC011 a keyword argument is deprecated (passing it warns) on some rows;
 - JC020 a positional call fails, or means another parameter, on some rows;
-- JC030 a version gate whose every branch is one stable jaxcompat name;
+- JC030 a version gate that a jaxcompat name replaces (every branch is a location of it, or
+  jaxcompat gives a branch's names on every release of the range);
 - JC031 a string comparison of ``jax.__version__`` that orders some releases wrongly;
 - JC032 ``jax.__version__`` read through ``import jaxcompat as jax`` (jaxcompat's version);
 - JC033 a gate with a branch that never runs on the declared range (dead);
@@ -29,6 +30,7 @@ from ._api import (
     Signature,
     facts,
     first_good_row,
+    is_module,
     same_object_stable,
     signature_masks,
     split_path,
@@ -36,6 +38,7 @@ from ._api import (
     stable_for,
     stable_names,
 )
+from ._gates import available_rows
 from ._ranges import describe, row_list
 from ._uses import CallInfo, Gate, Use
 
@@ -299,7 +302,12 @@ def _gate_finding(gate: Gate, scope: int) -> Finding | None:
         return Finding(gate.line, gate.col, "JC031", message, wrong)
     if not gate.mask & scope:
         return None
-    return _replaceable_gate(gate, scope) or _dead_or_needed_gate(gate, gate.mask & scope)
+    effective = gate.mask & scope
+    return (
+        _replaceable_gate(gate, scope)
+        or _branch_jaxcompat_gives(gate, effective)
+        or _dead_or_needed_gate(gate, effective)
+    )
 
 
 _WHAT = {
@@ -337,6 +345,27 @@ def _replaceable_gate(gate: Gate, scope: int) -> Finding | None:
     if first is not None and scope & ~stable_first_mask(stable):
         message += f" (before {first} it raises AttributeError, which `hasattr` reads as False)"
     return Finding(gate.line, gate.col, "JC030", message, 0)
+
+
+def _branch_jaxcompat_gives(gate: Gate, effective: int) -> Finding | None:
+    """JC030 too: a branch whose names jaxcompat gives on every release of the range (the
+    rest of the gate, a fallback written by hand included, is then not needed)."""
+    if gate.kind == "string" or dead_branch(gate, effective) is not None:
+        return None  # one branch runs alone: JC033 says which
+    for branch in gate.branches:
+        leaves = [p for p in branch if not any(o.startswith(f"{p}.") for o in branch)]
+        names = [p.partition(".")[2] for p in leaves if not is_module(p)]
+        if not names or any(not p.startswith(("jax.", "jaxcompat.")) for p in leaves):
+            continue
+        if all(effective & ~(available_rows(f"jaxcompat.{name}") or 0) == 0 for name in names):
+            shown = ", ".join(f"`jaxcompat.{name}`" for name in dict.fromkeys(names))
+            message = (
+                f"{_WHAT[gate.kind]} can become {shown}: jaxcompat gives "
+                f"{'it' if len(names) == 1 else 'them'} on every release of the range "
+                f"({describe(effective)}), so the gate is not needed"
+            )
+            return Finding(gate.line, gate.col, "JC030", message, 0)
+    return None
 
 
 def _dead_from(truth: int) -> str:
