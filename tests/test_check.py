@@ -381,6 +381,29 @@ def test_gates_narrow_the_rows_of_their_branches():
     ]
 
 
+def test_the_installed_distributions_version_is_a_gate_too():
+    source = """\
+        import importlib.metadata
+        from importlib.metadata import version
+        from packaging.version import Version
+        import jax
+        JAX_NEW = Version(importlib.metadata.version("jax")) >= Version("0.5.3")
+        if JAX_NEW:
+            jax.typeof(x)
+        if Version(version("jax")) < Version("0.4.25"):
+            raise ImportError("needs JAX 0.4.25")
+        if Version(version("jaxlib")) < Version("0.4.25"):  # jaxlib's: not JAX's on every row
+            pass
+    """
+    assert check(source, ">=0.4.25") == [
+        "6:1: JC030 this version gate can become `jaxcompat.typeof`: jaxcompat gives it on "
+        "every release of the range (0.4.25-0.12.0), so the gate is not needed",
+        "8:1: JC033 this version gate is dead on the declared range: `Version(version('jax')) < "
+        "Version('0.4.25')` is false on every release of it (0.4.25-0.12.0), so its first "
+        "branch never runs; remove it",
+    ]
+
+
 def test_string_version_comparison_is_evaluated_as_python_does():
     source = """\
         import jax

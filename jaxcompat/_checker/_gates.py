@@ -27,6 +27,7 @@ __all__ = [
     "catches_lookup_errors",
     "ends",
     "is_type_checking",
+    "reads_installed_jax_version",
 ]
 
 #: Paths whose value is the installed JAX's version: as a string, or as an int tuple.
@@ -89,6 +90,8 @@ class Evaluator:
         """``"str"``, ``"tuple"``: the version itself; ``"derived"``: computed from it."""
         if isinstance(node, ast.Name) and isinstance(self.names.get(node.id), str):
             return str(self.names[node.id])
+        if reads_installed_jax_version(node):
+            return "str"
         path = self._resolve(node)
         if path in VERSION_PATHS:
             return VERSION_PATHS[path]
@@ -195,6 +198,32 @@ def available_rows(path: str) -> int | None:
     if name is None or not name.known:
         return None
     return (1 << len(rows())) - 1 & ~(name.absent | name.raises)
+
+
+#: Where ``version("jax")`` reads the installed distribution's version from.
+_METADATA_MODULES = {"importlib.metadata", "metadata", "importlib_metadata"}
+
+
+def reads_installed_jax_version(node: ast.expr) -> bool:
+    """``importlib.metadata.version("jax")`` (also ``metadata.version``, the backport
+    ``importlib_metadata.version`` and ``version`` imported from them). jaxlib's version is
+    not JAX's on every row (JAX 0.4.37 pairs with jaxlib 0.4.36), so only "jax" counts."""
+    if not (
+        isinstance(node, ast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value == "jax"
+    ):
+        return False
+    function = node.func
+    if isinstance(function, ast.Name):
+        return function.id == "version"
+    return (
+        isinstance(function, ast.Attribute)
+        and function.attr == "version"
+        and ast.unparse(function.value) in _METADATA_MODULES
+    )
 
 
 def _jaxcompat_has(relative: str) -> int | None:

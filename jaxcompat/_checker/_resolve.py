@@ -14,7 +14,14 @@ from collections.abc import Sequence
 
 from .._surface import rows
 from ._api import is_module
-from ._gates import Evaluator, available_rows, catches_lookup_errors, ends, is_type_checking
+from ._gates import (
+    Evaluator,
+    available_rows,
+    catches_lookup_errors,
+    ends,
+    is_type_checking,
+    reads_installed_jax_version,
+)
 from ._scopes import Binding, Scope, annotation_nodes, parameters
 from ._uses import CallInfo, Gate, Use
 
@@ -105,6 +112,7 @@ class _Resolver(ast.NodeVisitor):
         gates.names.pop(name, None)
         if value is None or not any(
             (isinstance(n, ast.Attribute) and n.attr in _VERSION_ATTRIBUTES)
+            or reads_installed_jax_version(n)
             or (isinstance(n, ast.Name) and n.id in gates.names)
             or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "hasattr")
             for n in ast.walk(value)
