@@ -381,6 +381,38 @@ def test_gates_narrow_the_rows_of_their_branches():
     ]
 
 
+def test_a_try_that_computes_is_error_handling_not_a_gate():
+    # numpyro's shapes: the AttributeError comes from the user's object, whatever JAX has.
+    source = """\
+        import jax
+        import jax.numpy as jnp
+
+        def is_prng_key(key):
+            try:
+                if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key):
+                    return key.shape == ()
+                return False
+            except AttributeError:
+                return False
+
+        def variance(d):
+            try:
+                return jnp.diag(d.cov())
+            except (AttributeError, ValueError):
+                return d.var()
+
+        try:
+            typeof = jax.typeof
+        except AttributeError:
+            typeof = None
+    """
+    assert check(source, ">=0.5.3") == [
+        "18:1: JC033 this try/except import gate is dead on the declared range: importing "
+        "`jax.typeof` works on every release of it (0.5.3-0.12.0), so its `except` branch "
+        "never runs; keep only its first branch"
+    ]
+
+
 def test_the_installed_distributions_version_is_a_gate_too():
     source = """\
         import importlib.metadata

@@ -289,7 +289,11 @@ class _Resolver(ast.NodeVisitor):
             failing |= self.full & ~available & use.mask
             ever_failing |= self.full & ~available
         names_tried = any(not is_module(use.path) for use in tried)
-        version_gate = bool(tried) and (names_tried or ever_failing != 0 or not all_known)
+        version_gate = (
+            bool(tried)
+            and _looks_names_up(node.body)
+            and (names_tried or ever_failing != 0 or not all_known)
+        )
         saved_mask = self.mask
         branches: list[list[str]] = [[use.path for use in tried]]
         for handler in node.handlers:
@@ -398,6 +402,27 @@ class _Resolver(ast.NodeVisitor):
             self.bind_arguments(node.args)
             self.statements(node.body)
             self.scopes, self.mask, self.guarded = saved
+
+
+def _looks_names_up(body: list[ast.stmt]) -> bool:
+    """Whether a ``try`` body only imports or reads names (``X = jax.errors.X``): a gate on
+    what JAX has. A body that computes (``jnp.diag(d.cov())``) catches the errors of what it
+    runs, whatever JAX has: error handling, no gate."""
+
+    def a_name(value: ast.expr | None) -> bool:
+        while isinstance(value, ast.Attribute):
+            value = value.value
+        return isinstance(value, ast.Name)
+
+    for statement in body:
+        if isinstance(statement, ast.Import | ast.ImportFrom | ast.Pass):
+            continue
+        if isinstance(statement, ast.Assign | ast.AnnAssign) and a_name(statement.value):
+            continue
+        if isinstance(statement, ast.Expr) and a_name(statement.value):
+            continue
+        return False
+    return True
 
 
 def resolve_file(tree: ast.Module) -> tuple[list[Use], list[Gate]]:

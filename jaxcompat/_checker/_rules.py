@@ -358,10 +358,11 @@ def _branch_jaxcompat_gives(gate: Gate, effective: int) -> Finding | None:
         if not names or any(not p.startswith(("jax.", "jaxcompat.")) for p in leaves):
             continue
         if all(effective & ~(available_rows(f"jaxcompat.{name}") or 0) == 0 for name in names):
-            shown = ", ".join(f"`jaxcompat.{name}`" for name in dict.fromkeys(names))
+            distinct = list(dict.fromkeys(names))
+            shown = ", ".join(f"`jaxcompat.{name}`" for name in distinct)
             message = (
                 f"{_WHAT[gate.kind]} can become {shown}: jaxcompat gives "
-                f"{'it' if len(names) == 1 else 'them'} on every release of the range "
+                f"{'it' if len(distinct) == 1 else 'them'} on every release of the range "
                 f"({describe(effective)}), so the gate is not needed"
             )
             return Finding(gate.line, gate.col, "JC030", message, 0)
