@@ -407,7 +407,7 @@ def test_a_try_that_computes_is_error_handling_not_a_gate():
             typeof = None
     """
     assert check(source, ">=0.5.3") == [
-        "18:1: JC033 this try/except import gate is dead on the declared range: importing "
+        "18:1: JC033 this try/except import gate is dead on the declared range: reading "
         "`jax.typeof` works on every release of it (0.5.3-0.12.0), so its `except` branch "
         "never runs; keep only its first branch"
     ]

@@ -319,6 +319,8 @@ class _Resolver(ast.NodeVisitor):
         self.statements(node.finalbody)
         if guards and len(node.handlers) >= 1 and version_gate:
             names = ", ".join(f"`{path}`" for path in dict.fromkeys(use.path for use in tried))
+            imports = any(isinstance(s, ast.Import | ast.ImportFrom) for s in node.body)
+            verb = "importing" if imports else "reading"
             self.gates.append(
                 Gate(
                     "try",
@@ -327,7 +329,7 @@ class _Resolver(ast.NodeVisitor):
                     branches,
                     self.mask,
                     truth=self.full & ~failing if all_known else None,
-                    test=f"importing {names}" if names else "its `try` block",
+                    test=f"{verb} {names}" if names else "its `try` block",
                     node=node,
                 )
             )
