@@ -413,6 +413,29 @@ def test_a_try_that_computes_is_error_handling_not_a_gate():
     ]
 
 
+def test_joined_hasattr_tests_and_trys_that_import_then_compute_are_gates():
+    # flax's and equinox's shapes.
+    source = """\
+        import jax
+        if hasattr(jax, "typeof") and hasattr(jax, "tree"):
+            typeof = jax.typeof
+        try:
+            from jax._src.literals import LiteralArray
+            ARRAY_TYPES = (object, LiteralArray)
+            CAN_USE = True
+        except ImportError:
+            CAN_USE = False
+    """
+    assert check(source, ">=0.5.3") == [
+        "2:1: JC033 this hasattr gate is dead on the declared range: `hasattr(jax, 'typeof') "
+        "and hasattr(jax, 'tree')` is true on every release of it (0.5.3-0.12.0), so its test "
+        "always holds; keep only its first branch",
+        "4:1: JC034 this try/except import gate is still needed: importing "
+        "`jax._src.literals.LiteralArray` is not something jaxcompat's data can evaluate on "
+        "each release (a private or unknown name, or a behaviour); keep it",
+    ]
+
+
 def test_the_installed_distributions_version_is_a_gate_too():
     source = """\
         import importlib.metadata

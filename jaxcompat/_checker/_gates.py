@@ -136,6 +136,12 @@ class Evaluator:
                 return True
         return False
 
+    def tests_hasattr(self, node: ast.expr) -> bool:
+        """Whether `node` is ``hasattr(jax..., "name")`` tests joined by and/or/not."""
+        if isinstance(node, ast.BoolOp):
+            return all(self.tests_hasattr(value) for value in node.values)
+        return self.hasattr_path(node) is not None
+
     def hasattr_path(self, node: ast.expr) -> str | None:
         """``jax.typeof`` for ``hasattr(jax, "typeof")`` (also under ``not``)."""
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):

@@ -348,7 +348,13 @@ class _Resolver(ast.NodeVisitor):
         hasattr_path = ev.hasattr_path(test)
         misordered = bool(ev.misordered)  # JC031 reports the test: it is no gate to classify
         self.drain_misordered()
-        kind = "hasattr" if hasattr_path else "version" if ev.is_version_gate(test) else None
+        kind = (
+            "hasattr"
+            if hasattr_path or ev.tests_hasattr(test)
+            else "version"
+            if ev.is_version_gate(test)
+            else None
+        )
         saved = self.mask
         paths: list[list[str]] = []
         for index, body in enumerate(bodies):
@@ -407,17 +413,20 @@ class _Resolver(ast.NodeVisitor):
 
 
 def _looks_names_up(body: list[ast.stmt]) -> bool:
-    """Whether a ``try`` body only imports or reads names (``X = jax.errors.X``): a gate on
-    what JAX has. A body that computes (``jnp.diag(d.cov())``) catches the errors of what it
-    runs, whatever JAX has: error handling, no gate."""
+    """Whether a ``try`` body is a gate on what JAX has: it imports, or only reads names and
+    sets constants (``X = jax.errors.X``, ``CAN_USE = True``). A body that computes without
+    importing (``jnp.diag(d.cov())``) catches the errors of what it runs, whatever JAX has:
+    error handling, no gate."""
+    if any(isinstance(statement, ast.Import | ast.ImportFrom) for statement in body):
+        return True
 
     def a_name(value: ast.expr | None) -> bool:
         while isinstance(value, ast.Attribute):
             value = value.value
-        return isinstance(value, ast.Name)
+        return isinstance(value, ast.Name | ast.Constant)
 
     for statement in body:
-        if isinstance(statement, ast.Import | ast.ImportFrom | ast.Pass):
+        if isinstance(statement, ast.Pass):
             continue
         if isinstance(statement, ast.Assign | ast.AnnAssign) and a_name(statement.value):
             continue
