@@ -382,7 +382,8 @@ def test_gates_narrow_the_rows_of_their_branches():
 
 
 def test_a_try_that_computes_is_error_handling_not_a_gate():
-    # numpyro's shapes: the AttributeError comes from the user's object, whatever JAX has.
+    # numpyro's shapes: the AttributeError comes from the user's object, whatever JAX has,
+    # and the ImportError from another library.
     source = """\
         import jax
         import jax.numpy as jnp
@@ -401,13 +402,20 @@ def test_a_try_that_computes_is_error_handling_not_a_gate():
             except (AttributeError, ValueError):
                 return d.var()
 
+        def gammaincinv(a, y):
+            try:
+                from tensorflow_probability.substrates.jax import math as tfp_math
+                return tfp_math.igammainv(jnp.array(a), jnp.array(y))
+            except ImportError as error:
+                raise ImportError("Please install tensorflow_probability") from error
+
         try:
             typeof = jax.typeof
         except AttributeError:
             typeof = None
     """
     assert check(source, ">=0.5.3") == [
-        "18:1: JC033 this try/except import gate is dead on the declared range: reading "
+        "25:1: JC033 this try/except import gate is dead on the declared range: reading "
         "`jax.typeof` works on every release of it (0.5.3-0.12.0), so its `except` branch "
         "never runs; keep only its first branch"
     ]

@@ -413,12 +413,24 @@ class _Resolver(ast.NodeVisitor):
 
 
 def _looks_names_up(body: list[ast.stmt]) -> bool:
-    """Whether a ``try`` body is a gate on what JAX has: it imports, or only reads names and
-    sets constants (``X = jax.errors.X``, ``CAN_USE = True``). A body that computes without
-    importing (``jnp.diag(d.cov())``) catches the errors of what it runs, whatever JAX has:
-    error handling, no gate."""
-    if any(isinstance(statement, ast.Import | ast.ImportFrom) for statement in body):
-        return True
+    """Whether a ``try`` body is a gate on what JAX has: it imports from JAX, or only reads
+    names and sets constants (``X = jax.errors.X``, ``CAN_USE = True``). A body that imports
+    another library (an optional dependency), or computes without importing
+    (``jnp.diag(d.cov())``), catches the errors of what it runs, whatever JAX has: no gate."""
+    imported = [
+        name.split(".")[0]
+        for statement in body
+        if isinstance(statement, ast.Import | ast.ImportFrom)
+        for name in (
+            [alias.name for alias in statement.names]
+            if isinstance(statement, ast.Import)
+            else [statement.module or ""]
+            if not statement.level
+            else [""]
+        )
+    ]
+    if imported:
+        return any(root in _ROOTS for root in imported)
 
     def a_name(value: ast.expr | None) -> bool:
         while isinstance(value, ast.Attribute):
