@@ -417,18 +417,12 @@ def _looks_names_up(body: list[ast.stmt]) -> bool:
     names and sets constants (``X = jax.errors.X``, ``CAN_USE = True``). A body that imports
     another library (an optional dependency), or computes without importing
     (``jnp.diag(d.cov())``), catches the errors of what it runs, whatever JAX has: no gate."""
-    imported = [
-        name.split(".")[0]
-        for statement in body
-        if isinstance(statement, ast.Import | ast.ImportFrom)
-        for name in (
-            [alias.name for alias in statement.names]
-            if isinstance(statement, ast.Import)
-            else [statement.module or ""]
-            if not statement.level
-            else [""]
-        )
-    ]
+    imported: list[str] = []  # the top-level packages the body imports from
+    for statement in body:
+        if isinstance(statement, ast.Import):
+            imported += [alias.name.split(".")[0] for alias in statement.names]
+        elif isinstance(statement, ast.ImportFrom):
+            imported.append("" if statement.level else (statement.module or "").split(".")[0])
     if imported:
         return any(root in _ROOTS for root in imported)
 
