@@ -428,3 +428,25 @@ def test_the_range_comes_from_jax_or_the_nearest_pyproject(library, capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"{os.path.join('lib', 'bom.py')}:1:1: error: ")
     assert "jax>=banana" in out
+
+
+def test_a_release_compared_as_a_string_is_compared_as_a_tuple():
+    # "0.10.0" < "0.7.2" as strings (the checker's JC031): the port compares the releases.
+    source = (
+        "import jax\n"
+        "if jax.__version__ < '0.7.2':\n"
+        "    old = True\n"
+        "new = '0.8' <= jax.__version__\n"
+        "same = jax.__version__ == '0.7.2'\n"
+        "import jaxcompat\n"
+        "ported = jaxcompat.JAX_VERSION_STRING >= '0.10'\n"
+    )
+    assert rewrite(source) == (
+        "import jaxcompat as jax\n"
+        "if jax.JAX_VERSION < (0, 7, 2):\n"
+        "    old = True\n"
+        "new = (0, 8) <= jax.JAX_VERSION\n"
+        "same = jax.JAX_VERSION_STRING == '0.7.2'\n"
+        "import jaxcompat\n"
+        "ported = jaxcompat.JAX_VERSION >= (0, 10)\n"
+    )

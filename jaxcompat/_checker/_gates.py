@@ -210,7 +210,7 @@ def available_rows(path: str) -> int | None:
 _METADATA_MODULES = {"importlib.metadata", "metadata", "importlib_metadata"}
 
 
-def reads_installed_jax_version(node: ast.expr) -> bool:
+def reads_installed_jax_version(node: ast.AST) -> bool:
     """``importlib.metadata.version("jax")`` (also ``metadata.version``, the backport
     ``importlib_metadata.version`` and ``version`` imported from them). jaxlib's version is
     not JAX's on every row (JAX 0.4.37 pairs with jaxlib 0.4.36), so only "jax" counts."""

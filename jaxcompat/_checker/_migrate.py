@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ._api import JAXCOMPAT_MODULES
 from ._files import LINE_END, source_lines
-from ._migrate_gates import remove_dead_branches
+from ._migrate_gates import every_statement, remove_dead_branches
 
 __all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "rewrite_imports"]
 
@@ -141,12 +143,12 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str]) -> Edit | None:
     return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
 
 
-def _bound_to_jaxcompat(tree: ast.AST) -> set[str]:
+def _bound_to_jaxcompat(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:
     """The names bound to jaxcompat once the imports are rewritten: ``jax`` in ``import
     jax.numpy``, ``j`` in ``import jax as j``, and any name already bound by ``import
     jaxcompat``."""
     names = set()
-    for node in ast.walk(tree):
+    for node in imports:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in ("jax", "jaxcompat"):
@@ -156,41 +158,88 @@ def _bound_to_jaxcompat(tree: ast.AST) -> set[str]:
     return names
 
 
-def _version_edits(tree: ast.AST, lines: list[str]) -> list[Edit]:
-    """``jax.__version_info__`` -> ``jax.JAX_VERSION`` (and ``__version__`` ->
-    ``JAX_VERSION_STRING``) where ``jax`` is jaxcompat after the rewrite."""
-    names = _bound_to_jaxcompat(tree)
-    edits = []
-    for node in ast.walk(tree):
-        if (
+#: A release as a string literal: compared as a string, "0.10.0" < "0.7.2" (the checker's JC031).
+_RELEASE = re.compile(r"[0-9]+(\.[0-9]+)*")
+_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_STRING_READS = ("__version__", "JAX_VERSION_STRING")
+
+
+def _attribute_edit(node: ast.Attribute, lines: list[str], text: str) -> Edit:
+    assert node.end_lineno is not None
+    assert node.end_col_offset is not None
+    end = _column(lines, node.end_lineno, node.end_col_offset)
+    return Edit(node.end_lineno, end - len(node.attr), node.end_lineno, end, text)
+
+
+def _version_edits(tree: ast.AST, lines: list[str], names: set[str]) -> list[Edit]:
+    """``jax.__version_info__`` -> ``jax.JAX_VERSION`` and ``jax.__version__`` ->
+    ``jax.JAX_VERSION_STRING`` where ``jax`` is jaxcompat after the rewrite; and where such a
+    string is ordered against a release written as a string (``jax.__version__ < "0.7.2"``,
+    wrong from 0.10.0 on), the tuples instead: ``jax.JAX_VERSION < (0, 7, 2)``."""
+
+    def version_read(node: ast.expr, attributes: Collection[str]) -> bool:
+        return (
             isinstance(node, ast.Attribute)
-            and node.attr in VERSION_ATTRIBUTES
+            and node.attr in attributes
             and isinstance(node.value, ast.Name)
             and node.value.id in names
+        )
+
+    edits: list[Edit] = []
+    ordered: set[int] = set()  # the reads rewritten as tuples
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            pair = (node.left, node.comparators[0])
+            for read, release in (pair, pair[::-1]):
+                if (
+                    isinstance(node.ops[0], _ORDERINGS)
+                    and version_read(read, _STRING_READS)
+                    and isinstance(release, ast.Constant)
+                    and isinstance(release.value, str)
+                    and _RELEASE.fullmatch(release.value)
+                ):
+                    assert isinstance(read, ast.Attribute)
+                    edits.append(_attribute_edit(read, lines, "JAX_VERSION"))
+                    edits.append(_constant_edit(release, lines))
+                    ordered.add(id(read))
+        elif (
+            isinstance(node, ast.Attribute)
+            and version_read(node, VERSION_ATTRIBUTES)
+            and id(node) not in ordered
         ):
-            assert node.end_lineno is not None
-            assert node.end_col_offset is not None
-            end = _column(lines, node.end_lineno, node.end_col_offset)
-            start = end - len(node.attr)
-            text = VERSION_ATTRIBUTES[node.attr]
-            edits.append(Edit(node.end_lineno, start, node.end_lineno, end, text))
+            edits.append(_attribute_edit(node, lines, VERSION_ATTRIBUTES[node.attr]))
     return edits
+
+
+def _constant_edit(node: ast.Constant, lines: list[str]) -> Edit:
+    """A release string literal as the int tuple it names."""
+    assert node.end_lineno is not None
+    assert node.end_col_offset is not None
+    release = tuple(int(part) for part in str(node.value).split("."))
+    return Edit(
+        node.lineno,
+        _column(lines, node.lineno, node.col_offset),
+        node.end_lineno,
+        _column(lines, node.end_lineno, node.end_col_offset),
+        repr(release),
+    )
 
 
 def rewrite_imports(source: str, tree: ast.Module) -> str:
     """``source`` (parsed as ``tree``) with its JAX imports pointed at jaxcompat and its reads
     of the JAX release through jaxcompat corrected; every line keeps its number."""
     lines = source_lines(source)
+    imports = [s for s in every_statement(tree) if isinstance(s, ast.Import | ast.ImportFrom)]
     edits: list[Edit] = []
-    for node in ast.walk(tree):
-        edit: Edit | None = None
+    for node in imports:
         if isinstance(node, ast.Import):
             edit = _import_edit(node, lines)
-        elif isinstance(node, ast.ImportFrom):
+        else:
             edit = _import_from_edit(node, lines)
         if edit is not None:
             edits.append(edit)
-    edits += _version_edits(tree, lines)
+    if "__version" in source or "JAX_VERSION_STRING" in source:  # else skip the expressions
+        edits += _version_edits(tree, lines, _bound_to_jaxcompat(imports))
     # Applied from the end, so that earlier positions stay valid.
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
         head = lines[edit.line - 1][: edit.column]
@@ -204,22 +253,27 @@ def rewrite_imports(source: str, tree: ast.Module) -> str:
 #: A gate inside a removed branch's span waits for the next pass; no real file nests deeper.
 _MOST_PASSES = 50
 
+#: Text that every gate the checker reads contains; a file without any has no gate to read.
+_GATE_MARKERS = ("__version", "JAX_VERSION", "hasattr", "try", 'version("jax")', "version('jax')")
+
 
 def migrate_source(source: str, scope: int | None = None) -> str:
     """``source`` ported to jaxcompat (raises SyntaxError): its imports rewritten and, given
     the declared range ``scope``, its dead gate branches removed, to a fixed point, so that a
     second run changes nothing.
 
-    Each pass reads the gates before it rewrites the imports, and the next pass reads them on
-    the port: there ``hasattr(jax, "typeof")`` asks jaxcompat, which has ``typeof`` on every
-    release, so its ``else`` is dead too.
+    The gates are read on the port, as it will run: there ``hasattr(jax, "typeof")`` asks
+    jaxcompat, which has ``typeof`` on every release, so its ``else`` is dead too. Removing a
+    branch keeps the text it keeps, imports already rewritten; a gate inside a removed span
+    is read again in the next pass.
     """
-    migrated = source
+    migrated = rewrite_imports(source, ast.parse(source))
+    if scope is None:
+        return migrated
     for _ in range(_MOST_PASSES):
-        step = migrated
-        if scope is not None:
-            step = remove_dead_branches(step, ast.parse(step), scope)
-        step = rewrite_imports(step, ast.parse(step))
+        if not any(marker in migrated for marker in _GATE_MARKERS):
+            break
+        step = remove_dead_branches(migrated, ast.parse(migrated), scope)
         if step == migrated:
             break
         migrated = step

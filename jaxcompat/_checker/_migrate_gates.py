@@ -25,7 +25,7 @@ from ._resolve import resolve_file
 from ._rules import dead_branch
 from ._uses import Gate
 
-__all__ = ["remove_dead_branches"]
+__all__ = ["every_statement", "remove_dead_branches"]
 
 # Expressions that need parentheses when they replace ``a if t else b`` in any context.
 _LOOSE = (ast.Lambda, ast.IfExp, ast.NamedExpr, ast.Tuple, ast.Yield, ast.YieldFrom)
@@ -148,16 +148,35 @@ def _offsets(source: str, node: ast.expr) -> tuple[int, int]:
     return offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
 
 
+def every_statement(tree: ast.Module) -> list[ast.stmt]:
+    """Every statement of `tree`, at any depth (blocks, handlers, match cases), without
+    walking into expressions, which hold no statement."""
+    found: list[ast.stmt] = []
+    blocks: list[list[ast.stmt]] = [tree.body]
+    while blocks:
+        for statement in blocks.pop():
+            found.append(statement)
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(statement, field, None)
+                if isinstance(block, list):
+                    blocks.append(block)
+            for part in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+                blocks.append(part.body)
+    return found
+
+
 def _alone_in_block(tree: ast.Module) -> set[int]:
-    """The ids of statements that are the only statement of their block."""
+    """The ids of statements that are the only statement of their block (a module may be
+    empty: its statements never count)."""
     alone: set[int] = set()
-    for parent in ast.walk(tree):
-        if parent is tree:
-            continue  # a module may be empty
+    for parent in every_statement(tree):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(parent, field, None)
-            if isinstance(block, list) and len(block) == 1 and isinstance(block[0], ast.stmt):
+            if isinstance(block, list) and len(block) == 1:
                 alone.add(id(block[0]))
+        for part in (*getattr(parent, "handlers", ()), *getattr(parent, "cases", ())):
+            if len(part.body) == 1:
+                alone.add(id(part.body[0]))
     return alone
 
 
