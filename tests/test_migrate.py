@@ -450,3 +450,15 @@ def test_a_release_compared_as_a_string_is_compared_as_a_tuple():
         "import jaxcompat\n"
         "ported = jaxcompat.JAX_VERSION >= (0, 10)\n"
     )
+
+
+def test_a_name_jaxcompat_refuses_on_a_release_of_the_range_stays_jaxs():
+    # jaxcompat.extend.core.primitives.call_p is JAX's from 0.11.1 only (another primitive
+    # before): where the range starts earlier, the import stays JAX's, never stricter.
+    source = "from jax.extend.core.primitives import call_p\nfrom jax import lax\n"
+    assert migrate_source(source, spec_mask(">=0.7", "test")) == (
+        "from jax.extend.core.primitives import call_p\nfrom jaxcompat import lax\n"
+    )
+    assert migrate_source(source, spec_mask(">=0.11.1", "test")) == (
+        "from jaxcompat.extend.core.primitives import call_p\nfrom jaxcompat import lax\n"
+    )

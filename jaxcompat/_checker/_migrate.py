@@ -17,8 +17,10 @@ import tokenize
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from .._surface import rows
 from ._api import JAXCOMPAT_MODULES
 from ._files import LINE_END, source_lines
+from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
 
 __all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "rewrite_imports"]
@@ -131,7 +133,7 @@ def _module_span(lines: list[str], node: ast.ImportFrom) -> tuple[int, int, int,
     return (*position(*start), *position(*end))
 
 
-def _import_from_edit(node: ast.ImportFrom, lines: list[str]) -> Edit | None:
+def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edit | None:
     """``from jax import lax`` -> ``from jaxcompat import lax``: the module name only."""
     if node.level or node.module not in MIRRORED_JAX_MODULES:
         return None
@@ -139,6 +141,15 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str]) -> Edit | None:
     # its star export is its own __all__.
     if any(alias.name == "*" or alias.name.startswith("_") for alias in node.names):
         return None
+    # Never stricter than JAX: a name jaxcompat refuses on a release of the range where JAX
+    # has it (``call_p`` before 0.11.1, another primitive there) stays JAX's import.
+    module = node.module.removeprefix("jax").removeprefix(".")
+    for alias in node.names:
+        relative = f"{module}.{alias.name}" if module else alias.name
+        jaxcompat_has = available_rows(f"jaxcompat.{relative}")
+        jax_has = available_rows(f"jax.{relative}")
+        if jaxcompat_has is not None and jax_has is not None and scope & jax_has & ~jaxcompat_has:
+            return None
     line, column, end_line, end_column = _module_span(lines, node)
     return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
 
@@ -225,9 +236,11 @@ def _constant_edit(node: ast.Constant, lines: list[str]) -> Edit:
     )
 
 
-def rewrite_imports(source: str, tree: ast.Module) -> str:
+def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> str:
     """``source`` (parsed as ``tree``) with its JAX imports pointed at jaxcompat and its reads
-    of the JAX release through jaxcompat corrected; every line keeps its number."""
+    of the JAX release through jaxcompat corrected, for the rows ``scope`` (default: every
+    row); every line keeps its number."""
+    scope = (1 << len(rows())) - 1 if scope is None else scope
     lines = source_lines(source)
     imports = [s for s in every_statement(tree) if isinstance(s, ast.Import | ast.ImportFrom)]
     edits: list[Edit] = []
@@ -235,7 +248,7 @@ def rewrite_imports(source: str, tree: ast.Module) -> str:
         if isinstance(node, ast.Import):
             edit = _import_edit(node, lines)
         else:
-            edit = _import_from_edit(node, lines)
+            edit = _import_from_edit(node, lines, scope)
         if edit is not None:
             edits.append(edit)
     if "__version" in source or "JAX_VERSION_STRING" in source:  # else skip the expressions
@@ -267,7 +280,7 @@ def migrate_source(source: str, scope: int | None = None) -> str:
     branch keeps the text it keeps, imports already rewritten; a gate inside a removed span
     is read again in the next pass.
     """
-    migrated = rewrite_imports(source, ast.parse(source))
+    migrated = rewrite_imports(source, ast.parse(source), scope)
     if scope is None:
         return migrated
     for _ in range(_MOST_PASSES):
