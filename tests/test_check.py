@@ -444,6 +444,22 @@ def test_joined_hasattr_tests_and_trys_that_import_then_compute_are_gates():
     ]
 
 
+def test_a_gate_between_behaviours_of_names_jax_always_has_is_still_needed():
+    # optax's shape: both branches work on every release; the gate picks a behaviour.
+    source = """\
+        import jax
+        if jax.__version_info__ < (0, 5, 3):
+            y = jax.grad(f)(x)
+        else:
+            y = jax.jit(jax.grad(f))(x)
+    """
+    assert check(source) == [
+        "2:1: JC034 this version gate is still needed: `jax.__version_info__ < (0, 5, 3)` is "
+        "true on 0.4.13-0.4.30 and is false on 0.5.3-0.12.0; a floor of jax>=0.5.3 makes it "
+        "dead"
+    ]
+
+
 def test_the_installed_distributions_version_is_a_gate_too():
     source = """\
         import importlib.metadata

@@ -348,14 +348,20 @@ def _replaceable_gate(gate: Gate, scope: int) -> Finding | None:
 
 
 def _branch_jaxcompat_gives(gate: Gate, effective: int) -> Finding | None:
-    """JC030 too: a branch whose names jaxcompat gives on every release of the range (the
-    rest of the gate, a fallback written by hand included, is then not needed)."""
+    """JC030 too: a branch whose names jaxcompat gives on every release of the range, one of
+    them a name JAX lacks on some (the rest of the gate, a fallback written by hand included,
+    is then not needed). Where JAX has every name of the branch on every release, the gate
+    chooses between behaviours, not names: no jaxcompat name replaces it."""
     if gate.kind == "string" or dead_branch(gate, effective) is not None:
         return None  # one branch runs alone: JC033 says which
     for branch in gate.branches:
         leaves = [p for p in branch if not any(o.startswith(f"{p}.") for o in branch)]
         names = [p.partition(".")[2] for p in leaves if not is_module(p)]
         if not names or any(not p.startswith(("jax.", "jaxcompat.")) for p in leaves):
+            continue
+        if all(
+            effective & ~(available_rows(f"jax.{name}") or 0) == 0 for name in names
+        ):  # JAX has them all: a gate on behaviour
             continue
         if all(effective & ~(available_rows(f"jaxcompat.{name}") or 0) == 0 for name in names):
             distinct = list(dict.fromkeys(names))
