@@ -186,7 +186,7 @@ def _version_edits(tree: ast.AST, lines: list[str], names: set[str]) -> list[Edi
     """``jax.__version_info__`` -> ``jax.JAX_VERSION`` and ``jax.__version__`` ->
     ``jax.JAX_VERSION_STRING`` where ``jax`` is jaxcompat after the rewrite; and where such a
     string is ordered against a release written as a string (``jax.__version__ < "0.7.2"``,
-    wrong from 0.10.0 on), the tuples instead: ``jax.JAX_VERSION < (0, 7, 2)``."""
+    wrong from 0.10.0 on), the int tuples instead, ``JAX_VERSION`` against ``(0, 7, 2)``."""
 
     def version_read(node: ast.expr, attributes: Collection[str]) -> bool:
         return (
