@@ -110,13 +110,7 @@ class _Resolver(ast.NodeVisitor):
         """Remember names that hold the JAX version or a gate's result."""
         gates = self.gates_ev
         gates.names.pop(name, None)
-        if value is None or not any(
-            (isinstance(n, ast.Attribute) and n.attr in _VERSION_ATTRIBUTES)
-            or reads_installed_jax_version(n)
-            or (isinstance(n, ast.Name) and n.id in gates.names)
-            or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "hasattr")
-            for n in ast.walk(value)
-        ):
+        if value is None or not any(_may_read_the_version(n, gates.names) for n in ast.walk(value)):
             return
         truth = gates.truth(value)
         self.drain_misordered()
@@ -410,6 +404,21 @@ class _Resolver(ast.NodeVisitor):
             self.bind_arguments(node.args)
             self.statements(node.body)
             self.scopes, self.mask, self.guarded = saved
+
+
+def _may_read_the_version(node: ast.AST, tracked: dict[str, str | int]) -> bool:
+    """Whether `node` reads the JAX version, a name holding it or a gate, or calls hasattr
+    (run on every part of every assigned value: the cheap tests first)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in _VERSION_ATTRIBUTES
+    if isinstance(node, ast.Name):
+        return node.id in tracked
+    if isinstance(node, ast.Call):
+        function = node.func
+        return (
+            isinstance(function, ast.Name) and function.id == "hasattr"
+        ) or reads_installed_jax_version(node)
+    return False
 
 
 def _looks_names_up(body: list[ast.stmt]) -> bool:
