@@ -199,17 +199,23 @@ print("done")
 # A jitted call on JAX 0.4.13, whose flatten crashes on these (a backend test: later releases
 # raise instead, and a jitted call is not checked there, to cost what jax.jit costs).
 JIT_CALL_ON_0_4_13 = """
+class Model:
+    @jaxcompat.jit
+    def apply(self, x):
+        return 1
+
 if jaxcompat.BACKEND == "jax_0_4_13":
     for name, value in inputs().items():
-        try:
-            jaxcompat.jit(lambda x: 1)(value)
-        except ValueError as error:
-            assert "refers back to an enclosing" in str(error), error
-        except RecursionError as error:
-            assert name.startswith("100,000"), name
-            assert str(error).startswith("jaxcompat.jit: args[0] is nested more than "), error
-        else:
-            raise AssertionError(f"{name}: no error")
+        for call in (jaxcompat.jit(lambda x: 1), Model().apply):  # a function, a method
+            try:
+                call(value)
+            except ValueError as error:
+                assert "refers back to an enclosing" in str(error), error
+            except RecursionError as error:
+                assert name.startswith("100,000"), name
+                assert str(error).startswith("jaxcompat.jit: args[0] is nested more than ")
+            else:
+                raise AssertionError(f"{name}: no error")
         print("ok", name)
 print("done")
 """

@@ -63,7 +63,7 @@ def _find_cycle(value: Any, deepest: int | None) -> tuple[str, type | None] | No
         steps.append(step)
         if id(node) in on_path:
             return "".join(steps), on_path[id(node)]
-        if node is None or isinstance(node, (str, bytes, int, float, complex, jax.Array)):
+        if isinstance(node, _LEAVES):
             continue
         children = _children(node)
         if not children:
@@ -76,25 +76,38 @@ def _find_cycle(value: Any, deepest: int | None) -> tuple[str, type | None] | No
     return None
 
 
+#: Arguments that hold nothing: no walk, and no name is formatted for them (every call of a
+#: jitted function on JAX 0.4.13 comes through here).
+_LEAVES = (jax.Array, int, float, complex, str, bytes, type(None))
+
+
 def refuse_cycles(
     verb: str, args: tuple[Any, ...], kwargs: dict[str, Any], *, deepest: int | None = None
 ) -> None:
     """Raise a ValueError naming the first argument that contains itself, if any; with
     ``deepest``, a RecursionError for an argument nested more than that many levels."""
-    for name, value in [*((f"args[{i}]", a) for i, a in enumerate(args)), *kwargs.items()]:
-        found = _find_cycle(value, deepest)
-        if found is None:
-            continue
-        path, kind = found
-        if kind is None:
-            raise RecursionError(
-                f"jaxcompat.{verb}: {name} is nested more than {deepest} levels deep, the "
-                f"recursion limit: JAX {JAX_VERSION_STRING} cannot flatten it (deeper still, "
-                "its flatten crashes the interpreter). Nest it less deeply."
-            )
-        raise ValueError(
-            f"jaxcompat.{verb}: {name}{path} refers back to an enclosing "
-            f"{kind.__name__}: a pytree that contains itself cannot be staged on any "
-            f"JAX release (JAX {JAX_VERSION_STRING} would crash or raise an internal "
-            "error). Break the cycle before passing it."
+    for index, value in enumerate(args):
+        if not isinstance(value, _LEAVES):
+            _refuse(verb, f"args[{index}]", value, deepest)
+    for name, value in kwargs.items():
+        if not isinstance(value, _LEAVES):
+            _refuse(verb, name, value, deepest)
+
+
+def _refuse(verb: str, name: str, value: Any, deepest: int | None) -> None:
+    found = _find_cycle(value, deepest)
+    if found is None:
+        return
+    path, kind = found
+    if kind is None:
+        raise RecursionError(
+            f"jaxcompat.{verb}: {name} is nested more than {deepest} levels deep, the "
+            f"recursion limit: JAX {JAX_VERSION_STRING} cannot flatten it (deeper still, "
+            "its flatten crashes the interpreter). Nest it less deeply."
         )
+    raise ValueError(
+        f"jaxcompat.{verb}: {name}{path} refers back to an enclosing "
+        f"{kind.__name__}: a pytree that contains itself cannot be staged on any "
+        f"JAX release (JAX {JAX_VERSION_STRING} would crash or raise an internal "
+        "error). Break the cycle before passing it."
+    )

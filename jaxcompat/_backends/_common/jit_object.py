@@ -177,8 +177,16 @@ def _reduce_jax_jitted(jitted: Any) -> Any:
     return (rebuild_jit, recipe)
 
 
-def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Any:
-    """jit a function (not a method) with already-checked ``options``."""
+def make_plain_jit(
+    fun: Callable[..., Any],
+    options: dict[str, Any],
+    traits: JitTraits,
+    *,
+    check_cycles: bool = True,
+) -> Any:
+    """jit a function (not a method) with already-checked ``options``. ``check_cycles``
+    False: the caller checks what it passes (a method jit's state is checked as it is split).
+    """
     jitted = jax.jit(fun, **options)
     if traits.hand_back_jax_jit and not defined_in_class_body(fun):
         # JAX's own object already behaves as required: zero overhead.
@@ -186,6 +194,6 @@ def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: Jit
             copyreg.pickle(PjitFunction, _reduce_jax_jitted)
         _HANDED_BACK[jitted] = (fun, options)
         return jitted
-    if traits.flatten_crashes_on_cycles:
+    if traits.flatten_crashes_on_cycles and check_cycles:
         return CycleCheckedJitted(jitted, fun, options, traits)
     return Jitted(jitted, fun, options, traits)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import threading
 import types
 import weakref
@@ -31,6 +32,7 @@ import jax
 import numpy as np
 
 from . import instance_state
+from .cycles import refuse_cycles
 from .jit_object import make_plain_jit, rebuild_jit
 from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames
 from .shadow import shadow_for_trace
@@ -61,13 +63,20 @@ class MethodJit:
         # cache), mapped to the key it was traced with: writing to self while being traced
         # does not force a retrace on the next call, as under jax.jit.
         self.aliases: dict[Any, Any] = {}
-        self.core = make_plain_jit(self._make_core(), _core_options(fun, options), traits)
+        # The state is checked for cycles as it is split; the arguments, where JAX's flatten
+        # would crash on a cycle (JitTraits), on each call.
+        self.check_cycles = traits.flatten_crashes_on_cycles
+        self.core = make_plain_jit(
+            self._make_core(), _core_options(fun, options), traits, check_cycles=False
+        )
 
     def call(self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return self.stage(instance, "__call__", args, kwargs)[0]
 
     def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call the core, or its ``lower``/``trace``/``eval_shape``; return it with the key."""
+        if self.check_cycles:
+            refuse_cycles("jit", args, kwargs, deepest=sys.getrecursionlimit())
         arrays, key = self.splitter.split(instance)
         if self.aliases:
             key = self.aliases.get(key, key)
@@ -280,6 +289,8 @@ class BoundJitted:
         # MethodJit.call, inlined: this is the hot path of every method call.
         method = self._method
         instance = self.__self__
+        if method.check_cycles:
+            refuse_cycles("jit", args, kwargs, deepest=sys.getrecursionlimit())
         arrays, key = method.splitter.split(instance)
         if method.aliases:
             key = method.aliases.get(key, key)
