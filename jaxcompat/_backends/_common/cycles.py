@@ -21,7 +21,7 @@ import jax
 from ..._version import JAX_VERSION_STRING
 from .hashing import flatten_one_level
 
-__all__ = ["refuse_cycles"]
+__all__ = ["LEAVES", "refuse_cycles"]
 
 
 def _children(value: Any) -> list[tuple[str, Any]]:
@@ -63,7 +63,7 @@ def _find_cycle(value: Any, deepest: int | None) -> tuple[str, type | None] | No
         steps.append(step)
         if id(node) in on_path:
             return "".join(steps), on_path[id(node)]
-        if isinstance(node, _LEAVES):
+        if isinstance(node, LEAVES):
             continue
         children = _children(node)
         if not children:
@@ -78,7 +78,7 @@ def _find_cycle(value: Any, deepest: int | None) -> tuple[str, type | None] | No
 
 #: Arguments that hold nothing: no walk, and no name is formatted for them (every call of a
 #: jitted function on JAX 0.4.13 comes through here).
-_LEAVES = (jax.Array, int, float, complex, str, bytes, type(None))
+LEAVES = (jax.Array, int, float, complex, str, bytes, type(None))
 
 
 def refuse_cycles(
@@ -87,10 +87,10 @@ def refuse_cycles(
     """Raise a ValueError naming the first argument that contains itself, if any; with
     ``deepest``, a RecursionError for an argument nested more than that many levels."""
     for index, value in enumerate(args):
-        if not isinstance(value, _LEAVES):
+        if not isinstance(value, LEAVES):
             _refuse(verb, f"args[{index}]", value, deepest)
     for name, value in kwargs.items():
-        if not isinstance(value, _LEAVES):
+        if not isinstance(value, LEAVES):
             _refuse(verb, name, value, deepest)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import jax
 
 from .aot import trace_by_closure
-from .cycles import refuse_cycles
+from .cycles import LEAVES, refuse_cycles
 from .jit_options import JitTraits
 
 PjitFunction: type = type(jax.jit(lambda x: x))
@@ -125,7 +125,13 @@ class CycleCheckedJitted(Jitted):
     __slots__ = ()
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        refuse_cycles("jit", args, kwargs, deepest=sys.getrecursionlimit())
+        for value in args:  # arrays and numbers, the usual arguments, hold nothing
+            if not isinstance(value, LEAVES):
+                refuse_cycles("jit", args, kwargs, deepest=sys.getrecursionlimit())
+                break
+        else:
+            if kwargs:
+                refuse_cycles("jit", (), kwargs, deepest=sys.getrecursionlimit())
         return self.func(*args, **kwargs)
 
 
