@@ -166,6 +166,19 @@ def test_keeps_function_metadata():
     assert "documented" in repr(jitted)
 
 
+def f_module_level(x):
+    return x * 2
+
+
+def test_functions_in_comprehensions_and_lambdas_are_plain_jits():
+    # `<setcomp>.<lambda>` and the like name no class: the jit is a plain one, of one type.
+    plain = type(jaxcompat.jit(f_module_level))
+    assert {type(jaxcompat.jit(lambda x: x)) for _ in range(1)} == {plain}
+    assert [type(jaxcompat.jit(lambda x, n: x * n, static_argnums=1)) for _ in range(1)] == [plain]
+    donated = [jaxcompat.jit(lambda x, y: x + y, donate_argnums=0) for _ in range(1)][0]
+    assert float(donated(jnp.float32(1.0), 2.0)) == 3.0
+
+
 def test_has_aot_methods_and_clear_cache():
     jitted = jaxcompat.jit(lambda x: x * 2)
     for name in ("lower", "trace", "eval_shape", "clear_cache"):

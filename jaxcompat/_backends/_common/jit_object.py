@@ -30,11 +30,13 @@ _AOT_METHODS = frozenset({"lower", "trace", "eval_shape", "specialize", "clear_c
 
 
 def defined_in_class_body(fun: Callable[..., Any]) -> bool:
-    """True for a function written in a class body (``C.f`` or ``g.<locals>.C.f``)."""
+    """True for a function written in a class body (``C.f`` or ``g.<locals>.C.f``). The scope
+    before the name is a class's name; ``<locals>``, ``<setcomp>``, ``<lambda>`` and the like
+    (a function, a comprehension, a lambda) are no class."""
     if not isinstance(fun, types.FunctionType):
         return False
     parts = fun.__qualname__.split(".")
-    return len(parts) >= 2 and parts[-2] != "<locals>"
+    return len(parts) >= 2 and not parts[-2].startswith("<")
 
 
 class Jitted(functools.partial):  # type: ignore[type-arg]
