@@ -462,3 +462,19 @@ def test_a_name_jaxcompat_refuses_on_a_release_of_the_range_stays_jaxs():
     assert migrate_source(source, spec_mask(">=0.11.1", "test")) == (
         "from jaxcompat.extend.core.primitives import call_p\nfrom jaxcompat import lax\n"
     )
+
+
+def test_a_name_read_for_private_attributes_stays_jaxs_module():
+    # jaxcompat forwards no private name: `jax._src...` through jaxcompat would fail.
+    source = (
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "try:\n"
+        "    wait = jax._src.dispatch.wait_for_tokens\n"
+        "except AttributeError:\n"
+        "    wait = None\n"
+        "v = jax.__version__\n"
+    )
+    assert rewrite(source) == source.replace(
+        "import jax.numpy as jnp", "import jaxcompat.numpy as jnp"
+    )

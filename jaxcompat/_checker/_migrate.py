@@ -73,8 +73,9 @@ def _statement_edit(node: ast.stmt, lines: list[str], text: str) -> Edit:
     )
 
 
-def _import_edit(node: ast.Import, lines: list[str]) -> Edit | None:
-    """``import jax.numpy as jnp`` -> ``import jaxcompat.numpy as jnp``, and so on."""
+def _import_edit(node: ast.Import, lines: list[str], private_readers: set[str]) -> Edit | None:
+    """``import jax.numpy as jnp`` -> ``import jaxcompat.numpy as jnp``, and so on; a name
+    the file reads private attributes through (``jax._src``) stays JAX's module."""
     aliases: list[ast.alias] = []
     changed = False
     for index, alias in enumerate(node.names):
@@ -82,7 +83,8 @@ def _import_edit(node: ast.Import, lines: list[str]) -> Edit | None:
         rebound_later = any(
             later.name == "jaxcompat" and later.asname == "jax" for later in node.names[index:]
         )
-        if name != "jax" and not name.startswith("jax."):
+        bound = asname or name.partition(".")[0]
+        if (name != "jax" and not name.startswith("jax.")) or bound in private_readers:
             aliases.append(alias)
         elif asname is not None:
             # `import jax.numpy as jnp` binds jnp to that module: rewritten where mirrored.
@@ -154,18 +156,37 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edi
     return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
 
 
-def _bound_to_jaxcompat(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:
+def _private_readers(tree: ast.AST) -> set[str]:
+    """The names the file reads a private attribute through (``jax._src.core``): jaxcompat
+    forwards no private name, so a port must leave such a name bound to JAX's module."""
+    return {
+        node.value.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.attr.startswith("_")
+        and node.attr not in VERSION_ATTRIBUTES
+    }
+
+
+def _bound_to_jaxcompat(
+    imports: list[ast.Import | ast.ImportFrom], private_readers: set[str]
+) -> set[str]:
     """The names bound to jaxcompat once the imports are rewritten: ``jax`` in ``import
-    jax.numpy``, ``j`` in ``import jax as j``, and any name already bound by ``import
-    jaxcompat``."""
+    jax.numpy``, ``j`` in ``import jax as j`` (unless the file reads private attributes
+    through it, which keeps it JAX's), and any name already bound by ``import jaxcompat``."""
     names = set()
     for node in imports:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in ("jax", "jaxcompat"):
-                    names.add(alias.asname or alias.name)
+                    bound = alias.asname or alias.name
                 elif alias.name.startswith(("jax.", "jaxcompat.")) and alias.asname is None:
-                    names.add(alias.name.partition(".")[0])
+                    bound = alias.name.partition(".")[0]
+                else:
+                    continue
+                if alias.name.startswith("jaxcompat") or bound not in private_readers:
+                    names.add(bound)
     return names
 
 
@@ -243,16 +264,17 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
     scope = (1 << len(rows())) - 1 if scope is None else scope
     lines = source_lines(source)
     imports = [s for s in every_statement(tree) if isinstance(s, ast.Import | ast.ImportFrom)]
+    private_readers = _private_readers(tree) if "._" in source else set()
     edits: list[Edit] = []
     for node in imports:
         if isinstance(node, ast.Import):
-            edit = _import_edit(node, lines)
+            edit = _import_edit(node, lines, private_readers)
         else:
             edit = _import_from_edit(node, lines, scope)
         if edit is not None:
             edits.append(edit)
     if "__version" in source or "JAX_VERSION_STRING" in source:  # else skip the expressions
-        edits += _version_edits(tree, lines, _bound_to_jaxcompat(imports))
+        edits += _version_edits(tree, lines, _bound_to_jaxcompat(imports, private_readers))
     # Applied from the end, so that earlier positions stay valid.
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
         head = lines[edit.line - 1][: edit.column]
