@@ -478,3 +478,33 @@ def test_a_name_read_for_private_attributes_stays_jaxs_module():
     assert rewrite(source) == source.replace(
         "import jax.numpy as jnp", "import jaxcompat.numpy as jnp"
     )
+
+
+def test_a_block_that_loses_every_statement_keeps_a_pass():
+    # Two dead floor checks, the whole body of a function; one, the whole body of an `if`.
+    source = (
+        "import jax\n"
+        "def f():\n"
+        "    if jax.__version_info__ < (0, 4, 25):\n"
+        "        raise ImportError('a')\n"
+        "    if jax.__version_info__ < (0, 4, 20):\n"
+        "        raise ImportError('b')\n"
+        "class C:\n"
+        "    def g(self):\n"
+        "        if True:\n"
+        "            if jax.__version_info__ < (0, 4, 25):\n"
+        "                raise ImportError('c')\n"
+        "x = 1\n"
+    )
+    migrated = migrate_source(source, spec_mask(">=0.5", "test"))
+    assert migrated == (
+        "import jaxcompat as jax\n"
+        "def f():\n"
+        "    pass\n"
+        "class C:\n"
+        "    def g(self):\n"
+        "        if True:\n"
+        "            pass\n"
+        "x = 1\n"
+    )
+    compile(migrated, "migrated.py", "exec")

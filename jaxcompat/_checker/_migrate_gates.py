@@ -5,7 +5,7 @@ branch that runs, as pyupgrade removes ``sys.version_info`` branches below its f
 
 - ``if`` (and ``elif`` chains): the body when the test always holds, else the ``elif`` (which
   becomes the ``if``) or the ``else`` block, dedented to the ``if``; with neither, the whole
-  statement goes (``pass`` takes its place if it was alone in its block);
+  statement goes (``pass`` takes the place of the last statement a block loses);
 - ``x if test else y``: the expression that is taken, parenthesised where it must be;
 - ``try``/``except ImportError`` whose imports work on every release: the ``try`` body.
 
@@ -33,11 +33,13 @@ _LOOSE = (ast.Lambda, ast.IfExp, ast.NamedExpr, ast.Tuple, ast.Yield, ast.YieldF
 
 @dataclass(frozen=True)
 class _Replacement:
-    """Lines ``first``..``last`` (from 1, inclusive) become ``text``."""
+    """Lines ``first``..``last`` (from 1, inclusive) become ``text``. A removal (``text``
+    empty) that would leave its block empty writes ``placeholder`` (``pass``) instead."""
 
     first: int
     last: int
     text: str
+    placeholder: str = ""
 
 
 def _indent(line: str) -> str:
@@ -88,7 +90,7 @@ def _keyword_line(lines: list[str], after: int, before: int, keyword: str, inden
     return 0
 
 
-def _if_replacement(node: ast.If, keep: str, lines: list[str], alone: bool) -> _Replacement | None:
+def _if_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement | None:
     assert node.end_lineno is not None
     indent = _indent(lines[node.lineno - 1])
     if node.body[0].lineno == node.lineno:
@@ -99,7 +101,7 @@ def _if_replacement(node: ast.If, keep: str, lines: list[str], alone: bool) -> _
     if not node.orelse:
         line_end = LINE_END.search(lines[node.end_lineno - 1])
         placeholder = f"{indent}pass{line_end.group() if line_end else ''}"
-        return _Replacement(node.lineno, node.end_lineno, placeholder if alone else "")
+        return _Replacement(node.lineno, node.end_lineno, "", placeholder)
     body_end = node.body[-1].end_lineno
     assert body_end is not None
     following = node.orelse[0]
@@ -156,35 +158,34 @@ def every_statement(tree: ast.Module) -> list[ast.stmt]:
     while blocks:
         for statement in blocks.pop():
             found.append(statement)
-            for field in ("body", "orelse", "finalbody"):
-                block = getattr(statement, field, None)
-                if isinstance(block, list):
-                    blocks.append(block)
-            for part in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
-                blocks.append(part.body)
+            blocks += _child_blocks(statement)
     return found
 
 
-def _alone_in_block(tree: ast.Module) -> set[int]:
-    """The ids of statements that are the only statement of their block (a module may be
-    empty: its statements never count)."""
-    alone: set[int] = set()
+def _child_blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The blocks a statement holds: body, else, finally, each handler's and case's."""
+    blocks = [getattr(statement, field, None) for field in ("body", "orelse", "finalbody")]
+    parts = (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ()))
+    return [b for b in (*blocks, *(part.body for part in parts)) if isinstance(b, list)]
+
+
+def _blocks(tree: ast.Module) -> dict[int, tuple[int, int]]:
+    """For each statement in a block that must not be empty, the block's id and length (a
+    module may be empty: its statements are not here)."""
+    blocks: dict[int, tuple[int, int]] = {}
     for parent in every_statement(tree):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(parent, field, None)
-            if isinstance(block, list) and len(block) == 1:
-                alone.add(id(block[0]))
-        for part in (*getattr(parent, "handlers", ()), *getattr(parent, "cases", ())):
-            if len(part.body) == 1:
-                alone.add(id(part.body[0]))
-    return alone
+        for block in _child_blocks(parent):
+            for statement in block:
+                blocks[id(statement)] = (id(block), len(block))
+    return blocks
 
 
 def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
     """``source`` with one pass of dead gate branches removed (the outermost first; gates
     inside an edited span wait for the next pass)."""
     _, gates = resolve_file(tree)
-    alone = _alone_in_block(tree)
+    blocks = _blocks(tree)
+    removed: dict[int, int] = {}  # block id -> statements removed from it in this pass
     lines = source_lines(source)
     replacements: list[_Replacement] = []
     expression_edits: list[tuple[int, int, str]] = []
@@ -195,7 +196,7 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
         node = gate.node
         replacement: _Replacement | None = None
         if isinstance(node, ast.If):
-            replacement = _if_replacement(node, keep, lines, id(node) in alone)
+            replacement = _if_replacement(node, keep, lines)
         elif isinstance(node, ast.Try) and keep == "first":
             replacement = _try_replacement(node, lines)
         elif isinstance(node, ast.IfExp):
@@ -207,6 +208,13 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
             continue
         if any(r.first <= replacement.last and replacement.first <= r.last for r in replacements):
             continue  # inside another gate's span: the next pass sees it
+        if not replacement.text and id(node) in blocks:
+            block, size = blocks[id(node)]
+            removed[block] = removed.get(block, 0) + 1
+            if removed[block] == size:  # the last statement of its block: `pass` stays
+                replacement = _Replacement(
+                    replacement.first, replacement.last, replacement.placeholder
+                )
         replacements.append(replacement)
     if replacements:
         for r in sorted(replacements, key=lambda r: r.first, reverse=True):
