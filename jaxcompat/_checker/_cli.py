@@ -12,14 +12,13 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
-import os
 import re
 import sys
 import warnings
 from pathlib import Path
 
 from .._pipes import quiet_on_closed_pipe
-from ._files import python_files, read_source, with_deep_recursion
+from ._files import existing_paths, python_files, read_source, with_deep_recursion
 from ._output import EXPLANATIONS, FileFinding, ParseError, render
 from ._ranges import RangeError, range_for_file, spec_mask
 from ._resolve import resolve_file
@@ -100,11 +99,8 @@ def main(argv: list[str]) -> int:
     except RangeError as error:
         print(f"jaxcompat check: {error}", file=sys.stderr)
         return 2
-    paths = [Path(p) for p in args.paths]
-    # lexists: a symlink that loops or dangles is named, and reported as unreadable.
-    missing = [str(p) for p in paths if not os.path.lexists(p)]
-    if missing:
-        print(f"jaxcompat check: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+    paths = existing_paths("jaxcompat check", args.paths)
+    if paths is None:
         return 2
     reported: list[FileFinding] = []
     known_ranges: dict[Path, tuple[int, str]] = {}

@@ -21,7 +21,9 @@ from typing import TypeVar
 __all__ = [
     "LINE_END",
     "SKIPPED_DIRECTORIES",
+    "char_column",
     "decode_keeping_line_ends",
+    "existing_paths",
     "python_files",
     "read_regular_file",
     "read_source",
@@ -49,6 +51,22 @@ def source_lines(source: str) -> list[str]:
     if start < len(source):
         lines.append(source[start:])
     return lines
+
+
+def existing_paths(command: str, arguments: list[str]) -> list[Path] | None:
+    """The paths a command was given, or None once it said which do not exist (lexists: a
+    symlink that loops or dangles is named, and reported later as unreadable)."""
+    paths = [Path(argument) for argument in arguments]
+    missing = [str(path) for path in paths if not os.path.lexists(path)]
+    if missing:
+        print(f"{command}: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        return None
+    return paths
+
+
+def char_column(line: str, byte_offset: int) -> int:
+    """The column, in characters, of a column that ast gives in UTF-8 bytes."""
+    return len(line.encode()[:byte_offset].decode())
 
 
 def python_files(path: Path) -> Iterator[Path]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .._surface import rows
 from ._api import JAXCOMPAT_MODULES
-from ._files import LINE_END, source_lines
+from ._files import LINE_END, char_column, source_lines
 from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
 
@@ -52,7 +52,7 @@ class Edit:
 
 def _column(lines: list[str], line: int, byte_offset: int) -> int:
     """ast counts columns in UTF-8 bytes; the edits count characters."""
-    return len(lines[line - 1].encode()[:byte_offset].decode())
+    return char_column(lines[line - 1], byte_offset)
 
 
 def _statement_edit(node: ast.stmt, lines: list[str], text: str) -> Edit:

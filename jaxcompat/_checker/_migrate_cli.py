@@ -22,12 +22,17 @@ from __future__ import annotations
 import argparse
 import difflib
 import functools
-import os
 import sys
 import warnings
 from pathlib import Path
 
-from ._files import decode_keeping_line_ends, python_files, read_regular_file, with_deep_recursion
+from ._files import (
+    decode_keeping_line_ends,
+    existing_paths,
+    python_files,
+    read_regular_file,
+    with_deep_recursion,
+)
 from ._migrate import migrate_source
 from ._ranges import RangeError, range_for_file, spec_mask
 
@@ -103,13 +108,8 @@ def main(argv: list[str]) -> int:
     except RangeError as error:
         print(f"jaxcompat migrate: {error}", file=sys.stderr)
         return 2
-    paths = [Path(p) for p in args.paths]
-    # lexists: a symlink that loops or dangles is named, and reported as unreadable.
-    missing = [str(p) for p in paths if not os.path.lexists(p)]
-    if missing:
-        print(
-            f"jaxcompat migrate: no such file or directory: {', '.join(missing)}", file=sys.stderr
-        )
+    paths = existing_paths("jaxcompat migrate", args.paths)
+    if paths is None:
         return 2
     write = not (args.diff or args.check)
     known_ranges: dict[Path, tuple[int, str]] = {}

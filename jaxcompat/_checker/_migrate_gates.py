@@ -6,13 +6,15 @@ branch that runs, as pyupgrade removes ``sys.version_info`` branches below its f
 - ``if`` (and ``elif`` chains): the body when the test always holds, else the ``elif`` (which
   becomes the ``if``) or the ``else`` block, dedented to the ``if``; with neither, the whole
   statement goes (``pass`` takes the place of the last statement a block loses);
-- ``x if test else y``: the expression that is taken, parenthesised where it must be;
+- ``x if test else y`` on one line: the expression that is taken, parenthesised where it
+  must be;
 - ``try``/``except ImportError`` whose imports work on every release: the ``try`` body.
 
-Only whole lines move. A gate is left as it is (and still reported by ``check``) where moving
-its lines could change what the code means: a block on the same line as its header, a string
-or f-string that spans lines in a block that would be dedented, a line that does not start with
-the block's indentation, or a ``try`` with an ``else`` or ``finally`` clause.
+Only whole lines are replaced. A gate is left as it is (and still reported by ``check``)
+where moving its lines could change what the code means: a block on the same line as its
+header, a string or f-string that spans lines in a block that would be dedented, a line that
+does not start with the block's indentation, a ``try`` with an ``else`` or ``finally`` clause,
+or an ``a if t else b`` that spans lines.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ._files import LINE_END, source_lines
+from ._files import LINE_END, char_column, source_lines
 from ._resolve import resolve_file
 from ._rules import dead_branch
 from ._uses import Gate
@@ -126,28 +128,19 @@ def _try_replacement(node: ast.Try, lines: list[str]) -> _Replacement | None:
     return None if text is None else _Replacement(node.lineno, node.end_lineno, text)
 
 
-def _expression_edit(source: str, node: ast.IfExp, keep: str) -> tuple[int, int, str] | None:
-    """(start offset, end offset, text) in ``source`` for a dead ``a if t else b``."""
-    taken = node.body if keep == "first" else node.orelse
-    text = ast.get_source_segment(source, taken)
-    if text is None or "\n" in text:
+def _expression_replacement(node: ast.IfExp, keep: str, lines: list[str]) -> _Replacement | None:
+    """The line of a dead ``a if t else b`` with the expression taken in its place; None
+    where the expression spans lines."""
+    if node.end_lineno != node.lineno or node.end_col_offset is None:
         return None
+    line = lines[node.lineno - 1]
+    taken = node.body if keep == "first" else node.orelse
+    assert taken.end_col_offset is not None
+    text = line[char_column(line, taken.col_offset) : char_column(line, taken.end_col_offset)]
     if isinstance(taken, _LOOSE):
         text = f"({text})"
-    return (*_offsets(source, node), text)
-
-
-def _offsets(source: str, node: ast.expr) -> tuple[int, int]:
-    """Character offsets of ``node`` in ``source`` (ast counts UTF-8 bytes in a line)."""
-    lines = source_lines(source)
-    assert node.end_lineno is not None
-    assert node.end_col_offset is not None
-
-    def offset(line: int, byte: int) -> int:
-        before = sum(len(text) for text in lines[: line - 1])
-        return before + len(lines[line - 1].encode()[:byte].decode())
-
-    return offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
+    start, end = char_column(line, node.col_offset), char_column(line, node.end_col_offset)
+    return _Replacement(node.lineno, node.lineno, line[:start] + text + line[end:])
 
 
 def every_statement(tree: ast.Module) -> list[ast.stmt]:
@@ -188,7 +181,6 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
     removed: dict[int, int] = {}  # block id -> statements removed from it in this pass
     lines = source_lines(source)
     replacements: list[_Replacement] = []
-    expression_edits: list[tuple[int, int, str]] = []
     for gate in sorted(gates, key=lambda g: (g.line, g.col)):
         keep = _keep(gate, scope)
         if keep is None:
@@ -200,10 +192,7 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
         elif isinstance(node, ast.Try) and keep == "first":
             replacement = _try_replacement(node, lines)
         elif isinstance(node, ast.IfExp):
-            edit = _expression_edit(source, node, keep)
-            if edit is not None and not any(_overlap(edit, e) for e in expression_edits):
-                expression_edits.append(edit)
-            continue
+            replacement = _expression_replacement(node, keep, lines)
         if replacement is None:
             continue
         if any(r.first <= replacement.last and replacement.first <= r.last for r in replacements):
@@ -216,17 +205,9 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
                     replacement.first, replacement.last, replacement.placeholder
                 )
         replacements.append(replacement)
-    if replacements:
-        for r in sorted(replacements, key=lambda r: r.first, reverse=True):
-            lines[r.first - 1 : r.last] = [r.text]
-        return "".join(lines)
-    for start, end, text in sorted(expression_edits, reverse=True):
-        source = source[:start] + text + source[end:]
-    return source
-
-
-def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
+    for r in sorted(replacements, key=lambda r: r.first, reverse=True):
+        lines[r.first - 1 : r.last] = [r.text]
+    return "".join(lines)
 
 
 def _keep(gate: Gate, scope: int) -> str | None:
