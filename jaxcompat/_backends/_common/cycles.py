@@ -82,15 +82,22 @@ LEAVES = (jax.Array, int, float, complex, str, bytes, type(None))
 
 
 def refuse_cycles(
-    verb: str, args: tuple[Any, ...], kwargs: dict[str, Any], *, deepest: int | None = None
+    verb: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    *,
+    deepest: int | None = None,
+    static: tuple[tuple[int, ...], tuple[str, ...]] = ((), ()),
 ) -> None:
     """Raise a ValueError naming the first argument that contains itself, if any; with
-    ``deepest``, a RecursionError for an argument nested more than that many levels."""
+    ``deepest``, a RecursionError for an argument nested more than that many levels. The
+    ``static`` positions and names are skipped: JAX hashes those and never flattens them."""
+    positions = {i if i >= 0 else len(args) + i for i in static[0]}
     for index, value in enumerate(args):
-        if not isinstance(value, LEAVES):
+        if index not in positions and not isinstance(value, LEAVES):
             _refuse(verb, f"args[{index}]", value, deepest)
     for name, value in kwargs.items():
-        if not isinstance(value, LEAVES):
+        if name not in static[1] and not isinstance(value, LEAVES):
             _refuse(verb, name, value, deepest)
 
 

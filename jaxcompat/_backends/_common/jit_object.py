@@ -22,7 +22,7 @@ import jax
 
 from .aot import trace_by_closure
 from .cycles import LEAVES, refuse_cycles
-from .jit_options import JitTraits
+from .jit_options import JitTraits, static_arguments
 
 PjitFunction: type = type(jax.jit(lambda x: x))
 
@@ -124,16 +124,20 @@ class CycleCheckedJitted(Jitted):
     """A ``Jitted`` whose every call first refuses an argument that contains itself, on the
     releases whose C++ flatten would crash the interpreter on it (JitTraits says which)."""
 
-    __slots__ = ()
+    __slots__ = ("_jc_static",)
+
+    #: The static argument positions and names, which JAX never flattens.
+    _jc_static: tuple[tuple[int, ...], tuple[str, ...]]
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        limit = sys.getrecursionlimit()
         for value in args:  # arrays and numbers, the usual arguments, hold nothing
             if not isinstance(value, LEAVES):
-                refuse_cycles("jit", args, kwargs, deepest=sys.getrecursionlimit())
+                refuse_cycles("jit", args, kwargs, deepest=limit, static=self._jc_static)
                 break
         else:
             if kwargs:
-                refuse_cycles("jit", (), kwargs, deepest=sys.getrecursionlimit())
+                refuse_cycles("jit", (), kwargs, deepest=limit, static=self._jc_static)
         return self.func(*args, **kwargs)
 
 
@@ -203,5 +207,7 @@ def make_plain_jit(
         _HANDED_BACK[jitted] = (fun, options)
         return jitted
     if traits.flatten_crashes_on_cycles and check_cycles:
-        return CycleCheckedJitted(jitted, fun, options, traits)
+        checked = CycleCheckedJitted(jitted, fun, options, traits)
+        checked._jc_static = static_arguments(fun, options)
+        return checked
     return Jitted(jitted, fun, options, traits)

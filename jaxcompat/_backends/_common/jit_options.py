@@ -186,6 +186,15 @@ def resolve_argnums_argnames(
     return positions, keywords
 
 
+def static_arguments(
+    fun: Callable[..., Any], options: Mapping[str, Any]
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The positions and names of ``fun``'s static arguments under ``options``."""
+    return resolve_argnums_argnames(
+        fun, options.get("static_argnums"), options.get("static_argnames")
+    )
+
+
 def self_is_static(fun: Callable[..., Any], options: Mapping[str, Any]) -> bool:
     """``static_argnums=0`` (or self's name in ``static_argnames``): self is hashed, as in JAX."""
     if 0 in as_tuple(options.get("static_argnums")):

@@ -34,7 +34,7 @@ import numpy as np
 from . import instance_state
 from .cycles import refuse_cycles
 from .jit_object import make_plain_jit, rebuild_jit
-from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames
+from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames, static_arguments
 from .shadow import shadow_for_trace
 
 #: The instance whose jitted method is being called, per thread (``None`` outside a call).
@@ -66,6 +66,10 @@ class MethodJit:
         # The state is checked for cycles as it is split; the arguments, where JAX's flatten
         # would crash on a cycle (JitTraits), on each call.
         self.check_cycles = traits.flatten_crashes_on_cycles
+        # The static arguments after self, which JAX never flattens (negative positions count
+        # from the end either way).
+        positions, names = static_arguments(fun, options)
+        self.static_arguments = (tuple(i - 1 if i > 0 else i for i in positions if i), names)
         self.core = make_plain_jit(
             self._make_core(), _core_options(fun, options), traits, check_cycles=False
         )
@@ -76,7 +80,8 @@ class MethodJit:
     def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call the core, or its ``lower``/``trace``/``eval_shape``; return it with the key."""
         if self.check_cycles:
-            refuse_cycles("jit", args, kwargs, deepest=sys.getrecursionlimit())
+            limit = sys.getrecursionlimit()
+            refuse_cycles("jit", args, kwargs, deepest=limit, static=self.static_arguments)
         arrays, key = self.splitter.split(instance)
         if self.aliases:
             key = self.aliases.get(key, key)
@@ -290,7 +295,8 @@ class BoundJitted:
         method = self._method
         instance = self.__self__
         if method.check_cycles:
-            refuse_cycles("jit", args, kwargs, deepest=sys.getrecursionlimit())
+            limit = sys.getrecursionlimit()
+            refuse_cycles("jit", args, kwargs, deepest=limit, static=method.static_arguments)
         arrays, key = method.splitter.split(instance)
         if method.aliases:
             key = method.aliases.get(key, key)
