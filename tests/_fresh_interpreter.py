@@ -94,13 +94,18 @@ class FreshInterpreter:
         return self.outputs[name]
 
 
-def run_fresh_interpreter() -> FreshInterpreter:
-    result = run_python(f"SECTIONS = {SECTIONS!r}\n{RUNNER}")
+def lines_after_markers(output: str, marker: str) -> dict[str, list[str]]:
+    """The lines printed after each ``marker NAME`` line, by NAME (also test_no_crash's)."""
     outputs: dict[str, list[str]] = {}
     lines: list[str] = []
-    for line in result.stdout.splitlines():
-        if line.startswith("== section "):
-            lines = outputs[line.removeprefix("== section ")] = []
+    for line in output.splitlines():
+        if line.startswith(marker):
+            lines = outputs[line.removeprefix(marker)] = []
         else:
             lines.append(line)
-    return FreshInterpreter(result, outputs)
+    return outputs
+
+
+def run_fresh_interpreter() -> FreshInterpreter:
+    result = run_python(f"SECTIONS = {SECTIONS!r}\n{RUNNER}")
+    return FreshInterpreter(result, lines_after_markers(result.stdout, "== section "))

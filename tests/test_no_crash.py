@@ -11,6 +11,7 @@ that the ones before it left the interpreter sound. It must exit cleanly.
 
 import pytest
 
+from ._fresh_interpreter import lines_after_markers
 from ._helpers import run_python
 
 CYCLIC_INPUTS = """
@@ -245,14 +246,7 @@ def fresh_interpreter():
     cases["hashing tracers"] = HASHING_TRACERS
     cases["jit call on 0.4.13"] = CYCLIC_INPUTS + JIT_CALL_ON_0_4_13
     result = run_python(f"CASES = {cases!r}\n{RUNNER}")
-    outputs: dict[str, list[str]] = {}
-    lines: list[str] = []
-    for line in result.stdout.splitlines():
-        if line.startswith("== case "):
-            lines = outputs[line.removeprefix("== case ")] = []
-        else:
-            lines.append(line)
-    return result, outputs
+    return result, lines_after_markers(result.stdout, "== case ")
 
 
 def case_output(fresh_interpreter, name):
