@@ -262,3 +262,28 @@ def test_shard_map_with_no_mesh_set_says_how_to_set_one():
         "`with jaxcompat.set_mesh(mesh):`, or pass mesh=... (JAX "
         f"{jaxcompat.JAX_VERSION_STRING} has no mesh context of its own that shard_map reads)."
     )
+
+
+@pytest.mark.jax("<0.4.18")
+def test_static_arguments_skip_the_cycle_check_where_jax_hashes_them():
+    # JAX 0.4.13 hashes a static argument and never flattens it: one nested past the
+    # recursion limit runs under jax.jit, so jaxcompat's per-call check (there only, where
+    # JAX's flatten crashes on cycles) skips it too, for a function and a method, by position
+    # and by name. (JAX 0.6.x flattens static arguments and raises on this one itself.)
+    deep: tuple = ()
+    for _ in range(1_500):
+        deep = (deep,)
+
+    def add(x, config):
+        return x + 1
+
+    class Model:
+        @functools.partial(jaxcompat.jit, static_argnames="config")
+        def apply(self, x, config):
+            return x + 1
+
+    assert float(jax.jit(add, static_argnums=1)(1.0, deep)) == 2.0
+    assert float(jaxcompat.jit(add, static_argnums=1)(1.0, deep)) == 2.0
+    assert float(jaxcompat.jit(add, static_argnames="config")(1.0, config=deep)) == 2.0
+    assert float(Model().apply(1.0, config=deep)) == 2.0
+    assert float(Model().apply(1.0, deep)) == 2.0

@@ -182,29 +182,6 @@ def test_functions_in_comprehensions_and_lambdas_are_plain_jits():
     assert float(donated(jnp.float32(1.0), 2.0)) == 3.0
 
 
-def test_static_arguments_are_hashed_not_flattened_as_under_jax_jit():
-    # JAX never flattens a static argument: one nested deeper than the recursion limit works
-    # (jaxcompat's check of the arguments on JAX 0.4.13 skips it too), for a function and a
-    # method, by position and by name.
-    deep: tuple = ()
-    for _ in range(1_500):
-        deep = (deep,)
-
-    def add(x, config):
-        return x + 1
-
-    class Model:
-        @functools.partial(jaxcompat.jit, static_argnames="config")
-        def apply(self, x, config):
-            return x + 1
-
-    assert float(jax.jit(add, static_argnums=1)(1.0, deep)) == 2.0
-    assert float(jaxcompat.jit(add, static_argnums=1)(1.0, deep)) == 2.0
-    assert float(jaxcompat.jit(add, static_argnames="config")(1.0, config=deep)) == 2.0
-    assert float(Model().apply(1.0, config=deep)) == 2.0
-    assert float(Model().apply(1.0, deep)) == 2.0
-
-
 def test_has_aot_methods_and_clear_cache():
     jitted = jaxcompat.jit(lambda x: x * 2)
     for name in ("lower", "trace", "eval_shape", "clear_cache"):
