@@ -87,7 +87,9 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     ``super().method(...)``, classmethods and staticmethods (``@jit`` above or below the
     ``@classmethod``/``@staticmethod``, and ``jit(C.make)``), and properties returning
     ``jit(self.f)`` all read the instance's current state on every call, so results never go
-    stale:
+    stale. What makes a method is how Python binds it, never its name: ``@jit`` in a class
+    body gives an object that is a method when looked up on an instance or its class, and
+    the plain jitted function, exactly as ``jax.jit`` gives it, when called directly.
 
     * The state is everything reachable from ``self``: its attributes (slots included; its
       ``__getattr__`` is never consulted) and, recursively, the items of lists, tuples, dicts
@@ -98,14 +100,18 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     * Everything else is compared by type and value (``==``) on every call: a change at any
       depth, by rebinding or in place (a list appended to, a dict item set), retraces. Equal
       state reuses the compiled code, across instances too.
-    * Functions, classes, modules and objects without attributes (a lock) compare by
-      identity; other objects with their own ``__hash__`` (enums, numpy scalars) by their own
-      ``==``. Dataclasses are always compared field by field.
+    * Functions, classes, modules, loggers and objects without attributes (a lock) compare
+      by identity; other objects with their own ``__hash__`` (enums, numpy scalars) by their
+      own ``==``. Dataclasses are always compared field by field.
     * Cycles and shared objects are followed once. State nested more than 200 levels deep,
       or a tuple or pytree that holds itself and arrays, raises ValueError naming its path.
     * State with no value to compare (an iterator, a generator, an open file, an object whose
-      ``__eq__`` or ``__hash__`` raises) raises TypeError naming its path, such as
-      ``self.cfg.loader``: pass it as an argument, or make ``self`` static.
+      ``__eq__`` or ``__hash__`` raises) is kept by identity. A method that never reads it
+      runs as under ``jax.jit``; one that reads it while tracing (any attribute, call,
+      iteration, truth test, ``==`` or ``repr``) raises TypeError naming its path, such as
+      ``self.cfg.loader``, since a compiled call could not see it change: pass it as an
+      argument, or make ``self`` static. (A classmethod's class attributes are not copied
+      while tracing, so there such state is refused on every call.)
     * A classmethod's state is its class's data attributes; arrays there are constants,
       compared by identity. An instance that is a registered pytree is walked as that pytree.
     * While tracing, the method runs on copies of the objects that lead to arrays, holding

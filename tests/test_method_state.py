@@ -6,7 +6,9 @@ test_method_binding.py; all assertions are identical on every matrix row.
 
 import dataclasses
 import io
+import logging
 import threading
+import unittest
 
 import jax
 import jax.numpy as jnp
@@ -180,13 +182,156 @@ UNCOMPARABLE = {
 
 
 @pytest.mark.parametrize("what", sorted(UNCOMPARABLE))
-def test_uncomparable_state_gets_an_error_naming_its_path(what):
+def test_uncomparable_state_the_method_never_reads_is_no_error(what):
+    # As under jax.jit: state the method does not touch does not matter.
     model = Model()
-    model.cfg.loader = UNCOMPARABLE[what]()
-    with pytest.raises(TypeError, match=r"cannot tell whether self\.cfg\.loader \("):
-        model.apply(1.0)
-    del model.cfg.loader
+    model.cfg.loader = loader = UNCOMPARABLE[what]()
     same_as_plain(model)
+    traces = model.traces
+    same_as_plain(model)
+    assert model.traces == traces  # the same object: the compiled code is reused
+    model.cfg.leaf.terms.append(4.0)  # and never stale around it
+    same_as_plain(model)
+    assert model.cfg.loader is loader  # the real object, never its stand-in
+    model.cfg.loader = UNCOMPARABLE[what]()  # another one: traced again, correctly
+    same_as_plain(model)
+
+
+class Reading(Model):
+    def __init__(self, read):
+        super().__init__()
+        self.read = read
+
+    @jaxcompat.jit
+    def apply(self, x):
+        self.read(self.cfg.loader)
+        return self.plain(x)
+
+
+READS = {
+    "an attribute": lambda loader: loader.close,
+    "next": next,
+    "iteration": list,
+    "truth": bool,
+    "==": lambda loader: loader == 1,
+    "repr": repr,
+    "a call": lambda loader: loader(),
+}
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+@pytest.mark.parametrize("what", sorted(UNCOMPARABLE))
+def test_uncomparable_state_the_method_reads_gets_an_error_naming_its_path(what, read):
+    model = Reading(READS[read])
+    model.cfg.loader = UNCOMPARABLE[what]()
+    why = {
+        "generator": "an iterator or open file has no value to compare",
+        "open file": "an iterator or open file has no value to compare",
+        "raising __eq__": "its __hash__ or __eq__ raised RuntimeError('no comparing me')",
+    }[what]
+    expected = (
+        f"jaxcompat.jit cannot tell whether self.cfg.loader ({type(model.cfg.loader).__name__}) "
+        f"changed between calls: {why}. The method read it while it was traced, and a compiled "
+        "call would not see it change. Pass the object as an argument instead, keep it on "
+        "another object, or make self static with static_argnums=0 (self is then hashed and "
+        "compared with its own __hash__ and __eq__)."
+    )
+    with pytest.raises(TypeError) as raised:
+        model.apply(1.0)
+    assert str(raised.value) == expected
+    del model.cfg.loader
+    with pytest.raises(AttributeError):  # the method's own error, as under jax.jit
+        model.apply(1.0)
+
+
+class Service:
+    """An object holding what has no value: a logger with a handler, an open file, a thread."""
+
+    def __init__(self, path):
+        self.w = jnp.arange(3.0)
+        self.scale = 2.0
+        self.log = logging.getLogger(f"test_method_state.{id(self)}")
+        self.log.addHandler(logging.StreamHandler(io.StringIO()))
+        self.file = open(path, "w")  # noqa: SIM115
+        self.stop = threading.Event()
+        self.worker = threading.Thread(target=self.stop.wait, daemon=True)
+        self.worker.start()
+        self.batches = iter(range(10))
+
+    def close(self):
+        self.stop.set()
+        self.worker.join()
+        self.file.close()
+
+    def plain(self, x):
+        return self.w * x * self.scale
+
+    @jaxcompat.jit
+    def predict(self, x):
+        return self.plain(x)
+
+    @jaxcompat.jit
+    def predict_and_log(self, x):  # a logger compares by identity: logging is a side effect
+        self.log.warning("tracing predict")
+        return self.plain(x)
+
+    @jaxcompat.jit
+    def predict_and_write(self, x):
+        self.file.write("tracing predict")
+        return self.plain(x)
+
+
+def test_loggers_files_threads_and_iterators_the_method_never_reads(tmp_path):
+    service = Service(tmp_path / "out.txt")
+    try:
+        for form in (service.predict, jaxcompat.jit(service.plain), service.predict_and_log):
+            np.testing.assert_allclose(form(2.0), service.plain(2.0))
+            service.scale = 3.0  # never stale
+            np.testing.assert_allclose(form(2.0), service.plain(2.0))
+            service.scale = 2.0
+        # Logged once per trace (scale 2, then 3), as under jax.jit.
+        assert service.log.handlers[0].stream.getvalue() == "tracing predict\n" * 2
+        with pytest.raises(TypeError, match=r"^jaxcompat.jit cannot tell whether self\.file "):
+            service.predict_and_write(2.0)
+        assert service.worker.is_alive() and not service.file.closed
+    finally:
+        service.close()
+
+
+class Aliased:
+    def __init__(self):
+        self.first = self.second = io.StringIO()
+        self.w = jnp.ones(2)
+
+    @jaxcompat.jit
+    def apply(self, x):
+        assert self.first is self.second  # one object stays one object
+        self.kept = self.first  # what the method stores is the real object
+        return self.w * x
+
+
+def test_uncomparable_state_keeps_its_identity_while_tracing():
+    aliased = Aliased()
+    np.testing.assert_allclose(aliased.apply(2.0), jnp.full(2, 2.0))
+    assert aliased.kept is aliased.first
+
+
+class TestCaseMethod(unittest.TestCase):
+    """JAX's own tests jit methods of a TestCase, whose state reaches the runner's streams."""
+
+    __test__ = False  # run by the test below, under a runner of its own
+
+    def double(self, x):
+        self.assertTrue(jaxcompat.is_tracer(x))  # noqa: PT009  (reads the TestCase's state)
+        return x * 2
+
+    def runTest(self):
+        self.assertEqual(float(jaxcompat.jit(self.double)(2.0)), 4.0)  # noqa: PT009
+
+
+def test_a_method_of_a_running_test_case():
+    result = unittest.TextTestRunner(stream=io.StringIO()).run(TestCaseMethod())
+    assert result.wasSuccessful(), result.errors + result.failures
 
 
 def test_functions_classes_and_locks_compare_by_identity():

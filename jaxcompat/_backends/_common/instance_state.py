@@ -141,7 +141,7 @@ def root_kind(instance: Any) -> int:
 
 def _split_other(instance: Any) -> tuple[tuple[Any, ...], Any]:
     if isinstance(instance, type):  # a classmethod's cls: its data attributes, arrays static
-        walk = Walk(instance, arrays_static=True)
+        walk = Walk(instance, class_state=True)
         state = class_state(instance)
         name = instance.__name__
         entries = tuple(describe(v, walk, (name, OBJECT, k), 1) for k, v in state.items())

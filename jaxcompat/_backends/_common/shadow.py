@@ -1,8 +1,9 @@
 """The state of ``self`` rebuilt around tracers, for one trace of a jitted method.
 
 When JAX traces a method, :func:`shadow_for_trace` gives it an instance whose arrays are
-the tracers: every object on the way to an array (or to a back-reference) is copied,
-everything else is the real object. :meth:`Shadow.write_back` then moves what the method
+the tracers and whose values with no value to compare are ``Unreadable`` stand-ins: every
+object on the way to one of those (or to a back-reference) is copied, everything else is
+the real object. :meth:`Shadow.write_back` then moves what the method
 assigned to those copies, tracers included, onto the real objects, as under ``jax.jit``.
 """
 
@@ -24,6 +25,7 @@ from .state_walk import (
     DICT,
     LIST,
     MUTABLE_KINDS,
+    NO_VALUE,
     NODE_KINDS,
     OBJECT,
     PYTREE,
@@ -38,6 +40,7 @@ from .state_walk import (
     read_state,
     value_kind_of,
 )
+from .unreadable import Unreadable
 
 _PENDING = object()
 
@@ -61,7 +64,9 @@ class Shadow:
             self.stand_ins[id(tracer)] = (tracer, value)
             return tracer
         if value_kind is VALUE:
-            value_kind = value_kind_of(value, path)
+            value_kind = value_kind_of(value)
+        if value_kind is NO_VALUE:
+            return self._stand_in_once(value, lambda: Unreadable(path, value))
         if value_kind not in NODE_KINDS:
             return value
         key = id(value)
@@ -93,6 +98,14 @@ class Shadow:
             self.built[key] = copied
         self.stand_ins[id(copied)] = (copied, value)
         return copied
+
+    def _stand_in_once(self, value: Any, make: Callable[[], Any]) -> Any:
+        """One stand-in per real object, so what was one object stays one object."""
+        stand_in = self.built.get(id(value))
+        if stand_in is None:
+            stand_in = self.built[id(value)] = make()
+            self.stand_ins[id(stand_in)] = (stand_in, value)
+        return stand_in
 
     def real(self, value: Any) -> Any:
         """The real object behind a stand-in, or ``value`` itself."""

@@ -12,13 +12,16 @@ A jitted method compares everything it can reach from ``self`` on every call
 
 The walk is cycle-safe (an object met again becomes a back-reference) and depth-limited.
 A value that has no value to compare (an iterator, an open file, an object whose ``__eq__``
-raises) is refused with an error naming its path, such as ``self.cfg.loader``.
+raises) is keyed by identity: while tracing, the method meets a stand-in for it that raises
+an error naming its path, such as ``self.cfg.loader``, if it is read (``unreadable``), so
+state the method never reads costs nothing and raises nothing.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
 import types
 from typing import Any
 
@@ -44,7 +47,13 @@ _IDENTITY_TYPES = (
     types.ModuleType,
     type,
     functools.partial,  # jaxcompat's own jitted functions too
+    type(functools.lru_cache(lambda: None)),  # a cached function is a function
     type(jax.jit(lambda x: x)),  # JAX's jitted functions
+    # What a logger writes is a side effect, not a value the result depends on; walked, it
+    # would reach every logger of the process and its handlers' open streams.
+    logging.Logger,
+    logging.LoggerAdapter,
+    logging.Handler,
 )
 
 _ARRAY_MARK = "array"  # where an array sits, in a static key
@@ -173,40 +182,63 @@ def path_text(path: Path) -> str:
     return f"{path_text(parent)}[{key!r}]"
 
 
-def _refuse(path: Path, value: Any, why: str) -> StateError:
+#: Why a value is refused, said after what the value is and why it has no value.
+READ_WHILE_TRACED = (
+    "The method read it while it was traced, and a compiled call would not see it change."
+)
+_IN_CLASS_STATE = "A jitted classmethod compares every data attribute of its class on every call."
+_IN_STATE = "A jitted method compares the state it reaches from self on every call."
+
+
+def refusal(path: Path, value: Any, why: str, context: str = _IN_STATE) -> StateError:
     return StateError(
         f"jaxcompat.jit cannot tell whether {path_text(path)} ({type(value).__qualname__}) changed "
-        f"between calls: {why}. A jitted method compares everything it can reach from self "
-        "on every call. Pass the object as an argument instead, keep it on another object, "
-        "or make self static with static_argnums=0 (self is then hashed and compared with "
-        "its own __hash__ and __eq__)."
+        f"between calls: {why}. {context} Pass the object as an argument instead, keep it on "
+        "another object, or make self static with static_argnums=0 (self is then hashed and "
+        "compared with its own __hash__ and __eq__)."
     )
 
 
-def value_kind_of(value: Any, path: Path) -> int:
+def value_kind_of(value: Any) -> int:
     """VALUE if the object's own hash and == work on it; else how else to walk it."""
     try:
         hash(value)
         bool(value == value)
-    except Exception as error:
+    except Exception:
         if dataclasses.is_dataclass(value) or type(value).__dictoffset__:
             return OBJECT  # its state can still be compared
-        raise _refuse(path, value, f"its __hash__ or __eq__ raised {error!r}") from error
+        return NO_VALUE
     return VALUE
+
+
+def no_value_reason(value: Any) -> str:
+    """Why ``value`` (of kind NO_VALUE) has no value to compare, for an error message."""
+    if hasattr(type(value), "__next__"):
+        return "an iterator or open file has no value to compare"
+    try:
+        hash(value)
+        bool(value == value)
+    except Exception as error:
+        return f"its __hash__ or __eq__ raised {error!r}"
+    return "it is neither hashable nor an object whose attributes can be read"
 
 
 class Walk:
     """One walk through an instance's state: the arrays met, and the nodes visited."""
 
-    __slots__ = ("arrays", "arrays_static", "counts", "refs", "seen")
+    __slots__ = ("arrays", "class_state", "counts", "refs", "seen")
 
-    def __init__(self, root: Any, *, arrays_static: bool = False, counting: bool = False) -> None:
+    def __init__(self, root: Any, *, class_state: bool = False, counting: bool = False) -> None:
         self.arrays: list[Any] = []
         self.seen: dict[int, int] = {id(root): 0}
+        # Back-references and values with no value to compare: each needs a stand-in (a
+        # copy, or an Unreadable) while tracing, as arrays need tracers.
         self.refs = 0
-        self.arrays_static = arrays_static
-        # Per visited node (by id): the arrays and back-references below it. Only shadow()
-        # asks, to know which objects need a copy around tracers.
+        # A class's data attributes (a classmethod's state): arrays there are constants, and
+        # nothing is copied while tracing, so nothing can stand in for an unreadable value.
+        self.class_state = class_state
+        # Per visited node (by id): the arrays and stand-ins below it. Only shadow() asks,
+        # to know which objects need a copy while tracing.
         self.counts: dict[int, int] | None = {} if counting else None
 
 
@@ -238,7 +270,7 @@ def children_of(value: Any, node_kind: int, path: Path) -> tuple[Any, list[Any]]
     try:
         hash(treedef)
     except Exception as error:
-        raise _refuse(path, value, "its pytree auxiliary data cannot be hashed") from error
+        raise refusal(path, value, "its pytree auxiliary data cannot be hashed") from error
     return treedef, children
 
 
@@ -253,7 +285,7 @@ def describe(value: Any, walk: Walk, path: Path, depth: int) -> Any:
     if value_kind is ATOM:
         return (type(value), value)
     if value_kind is ARRAY:
-        if walk.arrays_static:  # a class's attributes: arrays are constants
+        if walk.class_state:  # a class's attributes: arrays are constants
             if isinstance(value, np.ndarray):
                 return (np.ndarray, value.shape, value.dtype.str, value.tobytes())
             return _Same(value)
@@ -265,16 +297,16 @@ def describe(value: Any, walk: Walk, path: Path, depth: int) -> Any:
         try:
             return (type(value), frozenset(value))
         except Exception as error:
-            raise _refuse(path, value, f"its items cannot be hashed ({error})") from error
-    if value_kind is NO_VALUE:
-        why = "an iterator or open file has no value to compare"
-        if not hasattr(type(value), "__next__"):
-            why = "it is neither hashable nor an object whose attributes can be read"
-        raise _refuse(path, value, why)
+            raise refusal(path, value, f"its items cannot be hashed ({error})") from error
     if value_kind is VALUE:
-        value_kind = value_kind_of(value, path)
+        value_kind = value_kind_of(value)
         if value_kind is VALUE:
             return (type(value), value)
+    if value_kind is NO_VALUE:
+        if walk.class_state:
+            raise refusal(path, value, no_value_reason(value), _IN_CLASS_STATE)
+        walk.refs += 1  # stood in for while tracing: see shadow and unreadable
+        return _Same(value)
     visit = walk.seen.get(id(value))
     if visit is not None:
         walk.refs += 1
