@@ -1,5 +1,6 @@
 """Every way a jitted method is bound or called gives what the plain method gives."""
 
+import collections
 import dataclasses
 import functools
 
@@ -259,3 +260,60 @@ def test_aot_through_every_form():
     b.scale = 9.0
     with pytest.raises(ValueError, match="changed after this method was lowered"):
         compiled(2.0)
+
+
+def _named_like_a_method(fun):
+    """A decorator that keeps names readable, as libraries do: a plain function's wrapper."""
+
+    def wrapper(params, x, n):
+        return fun(params, x, n)
+
+    wrapper.__qualname__ = "Model.apply"
+    return wrapper
+
+
+@_named_like_a_method
+def _scaled_sum(params, x, n):
+    return params["w"] * x * n + 1.0
+
+
+def test_a_function_called_directly_is_a_plain_jit_whatever_its_name():
+    # Only binding makes a method: a wrapper named like one, called directly, is what
+    # jax.jit gives, with its donation and static arguments.
+    options = {"donate_argnums": 0, "static_argnums": 2}
+    ours, theirs = jaxcompat.jit(_scaled_sum, **options), jax.jit(_scaled_sum, **options)
+    for jitted in (ours, theirs):
+        params = {"w": jnp.arange(3.0) + 1}
+        check(jitted(params, 2.0, 3), jnp.array([7.0, 13.0, 19.0]))
+        assert params["w"].is_deleted()
+    params = {"w": jnp.ones(3)}
+    text = ours.lower(params, 2.0, 3).as_text()
+    assert text == theirs.lower(params, 2.0, 3).as_text()
+    assert ours.trace(params, 2.0, 3).lower().as_text() == text
+    assert ours.eval_shape(params, 2.0, 3).shape == (3,)
+
+
+class Undecided:
+    scale = 2.0
+
+    @jaxcompat.jit
+    def apply(self, x):  # a method when bound; a plain function when called as one
+        return self.scale * x
+
+
+def test_a_class_body_function_is_a_method_only_where_python_binds_it():
+    obj = Undecided()
+    check(obj.apply(3.0), 6.0)
+    check(Undecided.apply(obj, 3.0), 6.0)
+    obj.scale = 4.0  # never stale through either binding
+    check(obj.apply(3.0), 12.0)
+    check(Undecided.apply(obj, 3.0), 12.0)
+    assert Undecided.apply == Undecided.apply
+    # Called without binding, the first argument is an argument, traced as jax.jit does.
+    unbound, plain = vars(Undecided)["apply"], jax.jit(Undecided.apply.__wrapped__)
+    params = Params(scale=jnp.float32(5.0))
+    check(unbound(params, 3.0), 15.0)
+    assert unbound.lower(params, 2.0).as_text() == plain.lower(params, 2.0).as_text()
+
+
+Params = collections.namedtuple("Params", "scale")  # a pytree with the attribute apply reads

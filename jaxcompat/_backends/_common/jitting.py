@@ -28,6 +28,7 @@ from .method_binding import (
     BoundJitted,
     JittedClassMethod,
     JittedMethod,
+    JittedOnClass,
     bound_method_options,
     shared_method_jit,
 )
@@ -68,7 +69,7 @@ def make_jit(
         return make_plain_jit(fun, forwarded, traits)
 
     def stage_target(fun: Any) -> Any:
-        if isinstance(fun, (Jitted, BoundJitted, WithInstance, JittedMethod)):
+        if isinstance(fun, (Jitted, BoundJitted, WithInstance, JittedMethod, JittedOnClass)):
             return fun
         if isinstance(fun, PjitFunction):
             wrapped = cast("Callable[..., Any]", getattr(fun, "__wrapped__", fun))

@@ -2,11 +2,13 @@
 
 The forms, and what serves them:
 
-* ``@jit`` on a function in a class body gives a :class:`JittedMethod`. Looked up on an
-  instance (``obj.f``, ``super().f``) it returns a :class:`BoundJitted`; called through the
-  class (``C.f(obj, x)``) it takes the instance as its first argument. Under ``@classmethod``
-  the class is the instance; under ``@staticmethod`` the first argument is, unless it is an
-  array or a number, which is traced as ``jax.jit`` does.
+* ``@jit`` on a function in a class body gives a :class:`JittedMethod`. Python decides, by
+  how it binds it, whether it is a method: looked up on an instance (``obj.f``,
+  ``super().f``) it returns a :class:`BoundJitted`; looked up on the class it returns a
+  :class:`JittedOnClass`, which takes the instance as its first argument (``C.f(obj, x)``).
+  Called directly (under ``@staticmethod``, or a wrapper that only looks like a method) it
+  is the plain jitted function, exactly as ``jax.jit`` gives it. Under ``@classmethod`` the
+  class is the instance.
 * ``jit(obj.method)`` gives a :class:`BoundJitted` directly; ``jit(C.make)`` for a
   classmethod binds to the class. ``jit(classmethod(f))`` gives a :class:`JittedClassMethod`.
 
@@ -189,16 +191,19 @@ def _unbound_options(options: dict[str, Any]) -> dict[str, Any]:
 def _is_array_like(value: Any) -> bool:
     """A first argument that is an array or a number, which JAX traces: not an instance.
 
-    A function written in a class body is not always a method: ``C.f(x)`` under
-    ``@staticmethod``, or a function kept in a class attribute, called with an array or a
-    Python number first. Read as an instance, a number would be compared by value (compiled in
-    as a constant, one trace per value); ``jax.jit`` traces it.
+    ``C.f(x)`` for a function kept in a class body that takes no ``self``: Python passes
+    ``x`` first. Read as an instance, a number would be compared by value (compiled in as a
+    constant, one trace per value); ``jax.jit`` traces it.
     """
     return isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, jax.Array))
 
 
 class JittedMethod:
-    """``@jit`` on a function in a class body: binds to the instance it is looked up on."""
+    """``@jit`` on a function in a class body: a method where Python binds it as one.
+
+    Its name only says it may be one (``defined_in_class_body``); nothing is decided from
+    it. Called directly it is the plain jitted function, with the options as given.
+    """
 
     # Held by an object whose method is jitted, it is compared by identity: its state is
     # compiled code, not the object's. (A bound one is walked by its instance.)
@@ -221,7 +226,7 @@ class JittedMethod:
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
-            return self
+            return JittedOnClass(self)
         return BoundJitted(self.method, instance)
 
     @property
@@ -232,26 +237,17 @@ class JittedMethod:
             plain = self._plain = make_plain_jit(self._fun, self._options, self._traits)
         return plain
 
-    def __call__(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
-        # C.f(obj, x), what super() chains do by hand; also C.f(x) under @staticmethod.
-        if _is_array_like(instance):
-            return self.plain(instance, *args, **kwargs)
-        return self.method.call(instance, args, kwargs)
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.plain(*args, **kwargs)
 
-    def lower(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if _is_array_like(instance):
-            return self.plain.lower(instance, *args, **kwargs)
-        return BoundJitted(self.method, instance).lower(*args, **kwargs)
+    def lower(self, *args: Any, **kwargs: Any) -> Any:
+        return self.plain.lower(*args, **kwargs)
 
-    def trace(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if _is_array_like(instance):
-            return self.plain.trace(instance, *args, **kwargs)
-        return BoundJitted(self.method, instance).trace(*args, **kwargs)
+    def trace(self, *args: Any, **kwargs: Any) -> Any:
+        return self.plain.trace(*args, **kwargs)
 
-    def eval_shape(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if _is_array_like(instance):
-            return self.plain.eval_shape(instance, *args, **kwargs)
-        return BoundJitted(self.method, instance).eval_shape(*args, **kwargs)
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        return self.plain.eval_shape(*args, **kwargs)
 
     def clear_cache(self) -> None:
         if self._method is not None:
@@ -264,6 +260,51 @@ class JittedMethod:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (rebuild_jit, (self._fun, self._options))
+
+
+class JittedOnClass:
+    """A :class:`JittedMethod` looked up on its class: ``C.f(obj, x)``, as ``super()`` chains
+    write by hand. The first argument is the instance, unless it is an array or a number."""
+
+    __slots__ = ("__wrapped__", "_jitted")
+
+    def __init__(self, jitted: JittedMethod) -> None:
+        self._jitted = jitted
+        self.__wrapped__ = jitted._fun
+
+    def __call__(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if _is_array_like(instance):
+            return self._jitted.plain(instance, *args, **kwargs)
+        return self._jitted.method.call(instance, args, kwargs)
+
+    def lower(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return self._stage("lower", instance, args, kwargs)
+
+    def trace(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return self._stage("trace", instance, args, kwargs)
+
+    def eval_shape(self, instance: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return self._stage("eval_shape", instance, args, kwargs)
+
+    def _stage(self, name: str, instance: Any, args: tuple[Any, ...], kwargs: Any) -> Any:
+        if _is_array_like(instance):
+            return getattr(self._jitted.plain, name)(instance, *args, **kwargs)
+        return getattr(BoundJitted(self._jitted.method, instance), name)(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:  # __name__, __doc__, clear_cache, ...
+        return getattr(self._jitted, name)
+
+    def __eq__(self, other: object) -> bool:  # C.f == C.f, as for functions
+        return isinstance(other, JittedOnClass) and other._jitted is self._jitted
+
+    def __hash__(self) -> int:
+        return hash(self._jitted)
+
+    def __repr__(self) -> str:
+        return repr(self._jitted)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return self._jitted.__reduce__()
 
 
 class JittedClassMethod:
