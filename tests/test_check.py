@@ -483,6 +483,32 @@ def test_the_installed_distributions_version_is_a_gate_too():
     ]
 
 
+def test_a_helper_function_returning_a_version_or_a_gate_is_read_where_it_is_called():
+    source = """\
+        import jax
+        def jax_version():
+            return tuple(int(part) for part in jax.__version__.split(".")[:3])
+        def has_typeof():
+            "Whether JAX has typeof."
+            return hasattr(jax, "typeof")
+        if jax_version() < (0, 4, 14):
+            raise ImportError("needs JAX 0.4.14")
+        if has_typeof():
+            jax.typeof(x)
+        def needs_argument(v):
+            return jax.__version_info__ >= v
+        if needs_argument((0, 5, 0)):  # not read: the helper takes an argument
+            pass
+    """
+    assert check(source, ">=0.4.25") == [
+        "7:1: JC033 this version gate is dead on the declared range: `jax_version() < "
+        "(0, 4, 14)` is false on every release of it (0.4.25-0.12.0), so its first branch "
+        "never runs; remove it",
+        "9:1: JC030 this version gate can become `jaxcompat.typeof`: jaxcompat gives it on "
+        "every release of the range (0.4.25-0.12.0), so the gate is not needed",
+    ]
+
+
 def test_string_version_comparison_is_evaluated_as_python_does():
     source = """\
         import jax

@@ -1,9 +1,10 @@
 """Version gates: on which rows a condition on JAX's version or features is true.
 
 A gate is an ``if`` (or ``x if c else y``) whose test compares ``jax.__version_info__`` /
-``jax.__version__`` (directly, through ``Version(...)``/``tuple(map(int, ...))``, or through
-a name assigned from them) with a constant, or asks ``hasattr(jax..., "name")``. Evaluated on
-every row, it tells the checker which rows each branch runs on, so that code behind a correct
+``jax.__version__`` (directly, through ``Version(...)``/``tuple(map(int, ...))``, through a
+name assigned from them, or through a call of a function of no arguments that returns them)
+with a constant, or asks ``hasattr(jax..., "name")``. Evaluated on every row, it tells the
+checker which rows each branch runs on, so that code behind a correct
 gate is not reported.
 """
 
@@ -88,8 +89,9 @@ class Evaluator:
 
     def version_kind(self, node: ast.expr) -> str | None:
         """``"str"``, ``"tuple"``: the version itself; ``"derived"``: computed from it."""
-        if isinstance(node, ast.Name) and isinstance(self.names.get(node.id), str):
-            return str(self.names[node.id])
+        tracked = self.names.get(_tracked_name(node))
+        if isinstance(tracked, str):
+            return tracked
         if reads_installed_jax_version(node):
             return "str"
         path = self._resolve(node)
@@ -98,6 +100,8 @@ class Evaluator:
         if isinstance(node, ast.Compare):
             return None
         for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.comprehension):  # int(p) for p in jax.__version__...
+                child = child.iter
             if isinstance(child, ast.expr) and self.version_kind(child) is not None:
                 return "derived"
         return None
@@ -116,9 +120,9 @@ class Evaluator:
                 assert part is not None
                 result = result & part if isinstance(node.op, ast.And) else result | part
             return result
-        if isinstance(node, ast.Name):
-            value = self.names.get(node.id)
-            return value if isinstance(value, int) else None
+        tracked = self.names.get(_tracked_name(node))
+        if isinstance(tracked, int):
+            return tracked
         if isinstance(node, ast.Compare):
             return self._compare(node)
         if isinstance(node, ast.Call):
@@ -132,7 +136,7 @@ class Evaluator:
                 self.version_kind(side) is not None for side in (sub.left, *sub.comparators)
             ):
                 return True
-            if isinstance(sub, ast.Name) and isinstance(self.names.get(sub.id), int):
+            if isinstance(self.names.get(_tracked_name(sub)), int):
                 return True
         return False
 
@@ -193,6 +197,21 @@ class Evaluator:
             result &= mask
             left = right
         return result
+
+
+def _tracked_name(node: ast.AST) -> str:
+    """The key of ``Evaluator.names`` that `node` reads: a name, or a call of a helper with
+    no arguments (``"jax_is_new()"``); "" for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and not node.args
+        and not node.keywords
+    ):
+        return f"{node.func.id}()"
+    return ""
 
 
 def available_rows(path: str) -> int | None:

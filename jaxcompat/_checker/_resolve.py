@@ -110,6 +110,7 @@ class _Resolver(ast.NodeVisitor):
         """Remember names that hold the JAX version or a gate's result."""
         gates = self.gates_ev
         gates.names.pop(name, None)
+        gates.names.pop(f"{name}()", None)  # a helper function rebound
         if value is None or not any(_may_read_the_version(n, gates.names) for n in ast.walk(value)):
             return
         truth = gates.truth(value)
@@ -120,6 +121,14 @@ class _Resolver(ast.NodeVisitor):
         kind = gates.version_kind(value)
         if kind is not None:
             gates.names[name] = kind
+
+    def track_helper(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """``def jax_is_new(): return jax.__version_info__ >= (0, 5)``: a call of it, with no
+        arguments, is that gate (``Evaluator.names`` keeps it as ``"jax_is_new()"``)."""
+        returned = _only_return(node)
+        if returned is None or isinstance(node, ast.AsyncFunctionDef):
+            return
+        self.track(f"{node.name}()", returned)
 
     # --- imports ---------------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -238,6 +247,7 @@ class _Resolver(ast.NodeVisitor):
             for annotation in annotation_nodes(node):
                 self.visit(annotation)
         self.bind(node.name, None)
+        self.track_helper(node)
         self.deferred.append((node, list(self.scopes), self.mask, self.guarded))
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -415,10 +425,26 @@ def _may_read_the_version(node: ast.AST, tracked: dict[str, str | int]) -> bool:
         return node.id in tracked
     if isinstance(node, ast.Call):
         function = node.func
+        if isinstance(function, ast.Name) and f"{function.id}()" in tracked:
+            return True
         return (
             isinstance(function, ast.Name) and function.id == "hasattr"
         ) or reads_installed_jax_version(node)
     return False
+
+
+def _only_return(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    """What a function of no parameters returns, when its body (past a docstring) is one
+    ``return``."""
+    arguments = node.args
+    if arguments.posonlyargs or arguments.args or arguments.vararg or arguments.kwonlyargs:
+        return None
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return body[0].value
+    return None
 
 
 def _looks_names_up(body: list[ast.stmt]) -> bool:
