@@ -508,3 +508,12 @@ def test_a_block_that_loses_every_statement_keeps_a_pass():
         "x = 1\n"
     )
     compile(migrated, "migrated.py", "exec")
+
+
+def test_a_dead_gate_at_the_end_of_the_file_takes_its_leading_blank_lines_along():
+    source = "import jax\n\nx = 1\n\n\nif jax.__version_info__ < (0, 4, 25):\n    OLD = True\n"
+    migrated = migrate_source(source, spec_mask(">=0.5", "test"))
+    assert migrated == "import jaxcompat as jax\n\nx = 1\n"
+    # A file that ended in a blank line keeps it.
+    kept = migrate_source(source + "\n", spec_mask(">=0.5", "test"))
+    assert kept == "import jaxcompat as jax\n\nx = 1\n\n\n\n"

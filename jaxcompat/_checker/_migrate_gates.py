@@ -205,8 +205,13 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
                     replacement.first, replacement.last, replacement.placeholder
                 )
         replacements.append(replacement)
+    ended_blank = bool(lines) and not lines[-1].strip()
     for r in sorted(replacements, key=lambda r: r.first, reverse=True):
         lines[r.first - 1 : r.last] = [r.text]
+    lines = [line for line in lines if line]
+    if not ended_blank:  # removed statements ended the file: so do the blank lines before them
+        while lines and not lines[-1].strip():
+            lines.pop()
     return "".join(lines)
 
 
