@@ -235,7 +235,8 @@ def test_gates_still_needed_stay_and_the_newest_branch_can_be_the_dead_one():
     assert "    if jax.JAX_VERSION >= (0, 7, 0):" not in migrated
     assert 'kind = "old"\n' in migrated
     assert "        mode = 3\n" not in migrated and "    mode = 3\n" in migrated
-    assert "if jax.JAX_VERSION >= (0, 4, 25):" in migrated  # true on 0.4.25-0.4.38 only
+    # Live on 0.4.13-0.4.38, but replaceable (JC030): jaxcompat gives jax.tree.map there.
+    assert "tree_map = jax.tree.map\n" in migrated and "tree_util" not in migrated
     assert "raise ImportError" in migrated  # still needed: 0.4.13-0.4.29 lack it
     compile(migrated, "migrated.py", "exec")
     assert migrate_source(migrated, spec_mask("<0.5", "test")) == migrated
@@ -517,3 +518,27 @@ def test_a_dead_gate_at_the_end_of_the_file_takes_its_leading_blank_lines_along(
     # A file that ended in a blank line keeps it.
     kept = migrate_source(source + "\n", spec_mask(">=0.5", "test"))
     assert kept == "import jaxcompat as jax\n\nx = 1\n\n\n\n"
+
+
+def test_a_gate_whose_branch_jaxcompat_gives_everywhere_collapses_to_that_branch():
+    # Both branches run on >=0.4.25 (JC030, not dead): the branch with the jaxcompat name
+    # replaces the gate, as check says.
+    source = (
+        "import jax\n"
+        "from jax import core\n"
+        "if jax.__version_info__ >= (0, 6, 0):\n"
+        "    get_aval = jax.typeof  # the newest name\n"
+        "else:\n"
+        "    get_aval = core.get_aval\n"
+        "if jax.__version_info__ < (0, 6, 0):\n"
+        "    get_aval = core.get_aval\n"
+        "else:\n"
+        "    get_aval = jax.typeof\n"
+    )
+    migrated = migrate_source(source, spec_mask(">=0.4.25", "test"))
+    assert migrated == (
+        "import jaxcompat as jax\n"
+        "from jaxcompat import core\n"
+        "get_aval = jax.typeof  # the newest name\n"
+        "get_aval = jax.typeof\n"
+    )

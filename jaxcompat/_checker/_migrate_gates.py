@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ._files import LINE_END, char_column, source_lines
 from ._resolve import resolve_file
-from ._rules import dead_branch
+from ._rules import dead_branch, replacing_branch
 from ._uses import Gate
 
 __all__ = ["every_statement", "remove_dead_branches"]
@@ -216,5 +216,8 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
 
 
 def _keep(gate: Gate, scope: int) -> str | None:
-    """ "first" or "else": the branch of a dead gate that runs; None for a live gate."""
-    return dead_branch(gate, scope) if gate.node is not None else None
+    """ "first" or "else": the branch of a dead gate that runs, or the branch that replaces a
+    gate jaxcompat makes unneeded (JC030); None for a gate that stays."""
+    if gate.node is None:
+        return None
+    return dead_branch(gate, scope) or replacing_branch(gate, scope)

@@ -38,7 +38,7 @@ from ._api import (
     stable_for,
     stable_names,
 )
-from ._gates import available_rows
+from ._gates import VERSION_PATHS, available_rows
 from ._ranges import describe, row_list
 from ._uses import CallInfo, Gate, Use
 
@@ -352,27 +352,59 @@ def _branch_jaxcompat_gives(gate: Gate, effective: int) -> Finding | None:
     them a name JAX lacks on some (the rest of the gate, a fallback written by hand included,
     is then not needed). Where JAX has every name of the branch on every release, the gate
     chooses between behaviours, not names: no jaxcompat name replaces it."""
+    found = _jaxcompat_branch(gate, effective)
+    if found is None:
+        return None
+    distinct = list(dict.fromkeys(found[1]))
+    shown = ", ".join(f"`jaxcompat.{name}`" for name in distinct)
+    message = (
+        f"{_WHAT[gate.kind]} can become {shown}: jaxcompat gives "
+        f"{'it' if len(distinct) == 1 else 'them'} on every release of the range "
+        f"({describe(effective)}), so the gate is not needed"
+    )
+    return Finding(gate.line, gate.col, "JC030", message, 0)
+
+
+def _jaxcompat_branch(gate: Gate, effective: int) -> tuple[int, list[str]] | None:
+    """The first branch (its index, and its names) that ``_branch_jaxcompat_gives`` asks for."""
     if gate.kind == "string" or dead_branch(gate, effective) is not None:
         return None  # one branch runs alone: JC033 says which
-    for branch in gate.branches:
-        leaves = [p for p in branch if not any(o.startswith(f"{p}.") for o in branch)]
-        names = [p.partition(".")[2] for p in leaves if not is_module(p)]
-        if not names or any(not p.startswith(("jax.", "jaxcompat.")) for p in leaves):
-            continue
-        if all(
-            effective & ~(available_rows(f"jax.{name}") or 0) == 0 for name in names
-        ):  # JAX has them all: a gate on behaviour
-            continue
-        if all(effective & ~(available_rows(f"jaxcompat.{name}") or 0) == 0 for name in names):
-            distinct = list(dict.fromkeys(names))
-            shown = ", ".join(f"`jaxcompat.{name}`" for name in distinct)
-            message = (
-                f"{_WHAT[gate.kind]} can become {shown}: jaxcompat gives "
-                f"{'it' if len(distinct) == 1 else 'them'} on every release of the range "
-                f"({describe(effective)}), so the gate is not needed"
-            )
-            return Finding(gate.line, gate.col, "JC030", message, 0)
+    for index, branch in enumerate(gate.branches):
+        names = _names_jaxcompat_gives(branch, effective)
+        if names and any(effective & ~(available_rows(f"jax.{n}") or 0) for n in names):
+            return index, names  # not a gate on behaviour: JAX lacks one of them
     return None
+
+
+def _names_jaxcompat_gives(branch: list[str], effective: int) -> list[str]:
+    """The names (past ``jax.``) a branch reads, if jaxcompat gives every one of them on the
+    rows `effective` and the branch reads nothing else; else []."""
+    leaves = [p for p in branch if not any(o.startswith(f"{p}.") for o in branch)]
+    names = [p.partition(".")[2] for p in leaves if not is_module(p)]
+    if any(not p.startswith(("jax.", "jaxcompat.")) or p in VERSION_PATHS for p in leaves):
+        return []  # reading the version is a gate of its own (an `elif`), not a name to use
+    if all(effective & ~(available_rows(f"jaxcompat.{name}") or 0) == 0 for name in names):
+        return names
+    return []
+
+
+def replacing_branch(gate: Gate, scope: int) -> str | None:
+    """For ``jaxcompat migrate``: the branch ("first": the ``if``/``try`` body; "else") that
+    replaces a gate ``check`` reports as JC030, the one whose names jaxcompat gives on every
+    release of the range; None for any other gate."""
+    effective = gate.mask & scope
+    if gate.kind not in _WHAT or not effective or gate.node is None:
+        return None
+    found = _jaxcompat_branch(gate, effective)
+    if found is None and _replaceable_gate(gate, scope) is not None:
+        # Every branch is a location of one name: the first that jaxcompat gives.
+        found = next(
+            ((i, b) for i, b in enumerate(gate.branches) if _names_jaxcompat_gives(b, effective)),
+            None,
+        )
+    if found is None or found[0] > 1:
+        return None
+    return "first" if found[0] == 0 else "else"
 
 
 def _dead_from(truth: int) -> str:
