@@ -10,7 +10,9 @@ they share:
   and all get the same object for each name (or all find it unavailable);
 - ``backends``: after all of that, the selected backend is the only backend module imported;
 - ``report``: ``python -m jaxcompat`` (run as a module, as the command line does): its output
-  and its exit code.
+  and its exit code;
+- ``readme``: the README's first example, last, as a user pastes it on a machine with one
+  device: the interpreter runs without the test suite's eight forced CPU devices.
 
 Each section's output follows a marker line; a section that raises prints its traceback there
 and the sections after it still run, so each test reads its own section.
@@ -106,6 +108,18 @@ def lines_after_markers(output: str, marker: str) -> dict[str, list[str]]:
     return outputs
 
 
+README_SECTION = """
+import re
+from pathlib import Path
+readme = (Path(jaxcompat.__file__).parent.parent / "README.md").read_text()
+example = {"__name__": "readme"}
+exec(re.findall(r"```python\\n(.*?)```", readme, flags=re.S)[0], example)
+rows, columns = example["mesh"].devices.shape
+print(f"{jax.device_count()} device, mesh of {rows} by {columns}")
+"""
+
+
 def run_fresh_interpreter() -> FreshInterpreter:
-    result = run_python(f"SECTIONS = {SECTIONS!r}\n{RUNNER}")
+    sections = {**SECTIONS, "readme": README_SECTION}
+    result = run_python(f"SECTIONS = {sections!r}\n{RUNNER}", env={"XLA_FLAGS": ""})
     return FreshInterpreter(result, lines_after_markers(result.stdout, "== section "))
