@@ -287,3 +287,32 @@ def test_static_arguments_skip_the_cycle_check_where_jax_hashes_them():
     assert float(jaxcompat.jit(add, static_argnames="config")(1.0, config=deep)) == 2.0
     assert float(Model().apply(1.0, config=deep)) == 2.0
     assert float(Model().apply(1.0, deep)) == 2.0
+
+
+# --- config -----------------------------------------------------------------------------------
+
+
+@pytest.mark.jax("<0.5.1")
+def test_config_reads_and_sets_the_newest_num_cpu_devices_option():
+    # 0.5.0 has the option as a flag that cannot be read; older releases have only the XLA
+    # flag it replaced. Once the backend runs (it does in this process), a new value is
+    # refused as the newest JAX refuses it; before 0.5.0 with that message.
+    assert len(jax.devices()) == 8  # the backend runs, with the suite's forced devices
+    assert jaxcompat.config.jax_num_cpu_devices == -1
+    assert jaxcompat.config.jax_enable_x64 is jax.config.jax_enable_x64
+    if jaxcompat.JAX_VERSION < (0, 5, 0):
+        with pytest.raises(RuntimeError) as raised:
+            jaxcompat.config.update("jax_num_cpu_devices", 3)
+        assert str(raised.value) == (
+            "jax_num_cpu_devices config should be updated before backends are initialized i.e. "
+            "before any JAX operation is executed. You should initialize this config "
+            f"immediately after `import jax` (JAX {jaxcompat.JAX_VERSION_STRING} reads it as "
+            "the XLA flag --xla_force_host_platform_device_count when its CPU backend starts)."
+        )
+        with pytest.raises(TypeError, match=r"^Value '3' is not an int for option"):
+            jaxcompat.config.update("jax_num_cpu_devices", "3")
+
+
+@pytest.mark.jax(">=0.5.1")
+def test_config_is_jax_own_where_it_has_the_newest_options():
+    assert jaxcompat.config is jax.config

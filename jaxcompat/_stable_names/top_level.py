@@ -22,6 +22,15 @@ NAMES: tuple[StableName, ...] = (
         ),
     ),
     StableName("P", (Source("jax:P"), Source("jax.sharding:PartitionSpec"))),
+    # jax.config's newest options: jax_num_cpu_devices is readable from 0.5.1 (0.5.0 only
+    # sets it); before 0.5.0 it is the XLA flag it replaced (the adapter says how).
+    StableName(
+        "config",
+        (
+            Source("jax:config", releases=">=0.5.1"),
+            Source("jax:config", adapter="config:with_num_cpu_devices"),
+        ),
+    ),
     StableName(
         "shard_map",
         (
