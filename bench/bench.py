@@ -169,6 +169,56 @@ def bench_method_nested_config(rounds: int) -> Figure:
     )
 
 
+def bench_method_unread_state(rounds: int) -> Figure:
+    import io
+    import logging
+    import tempfile
+    import threading
+
+    import jax
+    import jax.numpy as jnp
+
+    import jaxcompat
+
+    class Service:
+        def __init__(self, directory: str) -> None:
+            self.weights = tuple(jnp.full(4, float(i)) for i in range(10))
+            self.scale = 2.0
+            self.log = logging.getLogger("bench.service")
+            self.log.addHandler(logging.StreamHandler(io.StringIO()))
+            self.file = open(f"{directory}/out.txt", "w")  # noqa: SIM115
+            self.stop = threading.Event()
+            self.worker = threading.Thread(target=self.stop.wait, daemon=True)
+            self.worker.start()
+            self.index = {i: float(i) for i in range(10_000)}
+
+        def apply(self, x: Any) -> Any:
+            return sum(self.weights) * x * self.scale
+
+    def explicit(arrays: tuple[Any, ...], x: Any) -> Any:
+        return sum(arrays) * x * 2.0
+
+    with tempfile.TemporaryDirectory() as directory:
+        service = Service(directory)
+        x = jnp.ones(4)
+        ours, theirs = jaxcompat.jit(service.apply), jax.jit(explicit)
+        try:
+            ratios = interleaved(lambda: ours(x), lambda: theirs(service.weights, x), 1000, rounds)
+        finally:
+            service.stop.set()
+            service.worker.join()
+            service.file.close()
+    return summarize(
+        Figure(
+            "jit: per-call time, method on an object that also holds a logger, an open file, "
+            "a running thread and a 10,000-entry dict it never reads",
+            "jax.jit of a function taking the arrays explicitly",
+            1.5,
+        ),
+        ratios,
+    )
+
+
 def bench_forwarded_call(rounds: int) -> Figure:
     # A forwarded name is read from JAX's module on each access (never cached, so patches of
     # JAX's module are seen): the lookup is part of what an eager call costs.
@@ -306,6 +356,7 @@ BENCHMARKS = [
     bench_jit_call,
     bench_method_call,
     bench_method_nested_config,
+    bench_method_unread_state,
     bench_forwarded_call,
     bench_import,
     bench_hash_plain,

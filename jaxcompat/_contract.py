@@ -91,10 +91,15 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     body gives an object that is a method when looked up on an instance or its class, and
     the plain jitted function, exactly as ``jax.jit`` gives it, when called directly.
 
-    * The state is everything reachable from ``self``: its attributes (slots included; its
-      ``__getattr__`` is never consulted) and, recursively, the items of lists, tuples, dicts
-      and sets, the attributes of plain objects and dataclasses, and the children of
-      registered pytrees.
+    * The state is what the method can read: every attribute it names through ``self``
+      (``self.cfg``, ``getattr(self, "cfg")``, ``super().f``), in its own code and in the
+      methods, properties and ``__getattr__`` it reaches through ``self``, with everything
+      reachable from those: recursively, the items of lists, tuples, dicts and sets, the
+      attributes of plain objects and dataclasses, and the children of registered pytrees.
+      Attributes it never names (a logger, an open file, a large index) are not compared and
+      cost nothing. Where the method uses ``self`` in any other way (hands it to a function,
+      ``vars(self)``, ``getattr`` with a computed name), where its source cannot be read, or
+      where what it reads leads back to ``self``, every attribute counts.
     * Arrays (jax, numpy, tracers) anywhere in it are traced arguments: new values of the same
       shape and dtype reuse the compiled code.
     * Everything else is compared by type and value (``==``) on every call: a change at any

@@ -5,6 +5,7 @@ test_method_binding.py; all assertions are identical on every matrix row.
 """
 
 import dataclasses
+import functools
 import io
 import logging
 import threading
@@ -535,3 +536,108 @@ def test_jitted_functions_held_in_state_follow_their_instance():
     assert outer.traces == 1
     outer.encoder.shift = 0.0  # a value behind it: retraces
     assert jnp.array_equal(outer.apply(1.0), jnp.full(2, 6.0))
+
+
+class Indexed:
+    """State the method reads (a dict item, a list item, a property) next to a large index,
+    an open file and a running thread that it never reads."""
+
+    def __init__(self, path):
+        self.tables = {"scale": 2.0}
+        self.terms = [1.0, 3.0]
+        self._offset = 1.0
+        self.w = jnp.ones(2)
+        self.index = {i: float(i) for i in range(10_000)}
+        self.file = open(path, "w")  # noqa: SIM115
+        self.traces = 0
+
+    @property
+    def offset(self):
+        return self._offset
+
+    def plain(self, x):
+        return self.w * x * self.tables["scale"] * self.terms[1] + self.offset
+
+    @jaxcompat.jit
+    def apply(self, x):
+        self.traces += 1
+        return self.plain(x)
+
+
+def test_state_the_method_never_reads_is_not_compared(tmp_path):
+    model = Indexed(tmp_path / "out.txt")
+    try:
+        check = functools.partial(np.testing.assert_allclose, rtol=1e-6)
+        check(model.apply(1.0), model.plain(1.0))
+        model.index[10_000] = 1.0  # never read: no retrace, no walk
+        model.file.write("x")
+        check(model.apply(1.0), model.plain(1.0))
+        assert model.traces == 1
+        changes = (
+            lambda: model.tables.__setitem__("scale", 5.0),  # through a dict key
+            lambda: model.terms.__setitem__(1, 7.0),  # through a list index
+            lambda: setattr(model, "_offset", 4.0),  # through a property
+            lambda: setattr(model, "terms", (1.0, 2.0)),  # a read path that changes type
+        )
+        for number, change in enumerate(changes, 2):
+            change()
+            check(model.apply(1.0), model.plain(1.0))
+            assert model.traces == number
+        del model.tables  # a read path that disappears: the method's own error
+        with pytest.raises(AttributeError, match="tables"):
+            model.apply(1.0)
+    finally:
+        model.file.close()
+
+
+def _scale_of(model):
+    return model.scale
+
+
+class HandsSelfOn:
+    """A method that hands self to a function: everything it can reach counts."""
+
+    def __init__(self):
+        self.scale = 2.0
+        self.w = jnp.ones(2)
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.w * x * _scale_of(self)
+
+
+def test_a_method_that_hands_self_on_compares_all_of_self():
+    model = HandsSelfOn()
+    np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 2.0))
+    model.scale = 3.0
+    np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 3.0))
+
+
+class Child:
+    def __init__(self, parent):
+        self.parent = parent
+
+    def total(self, x):
+        return self.parent.w * x * self.parent.scale
+
+
+class Parent:
+    """The method names only self.child, which leads back to self's other attributes."""
+
+    def __init__(self):
+        self.w = jnp.ones(2)
+        self.scale = 2.0
+        self.child = Child(self)
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.child.total(x)
+
+
+def test_state_reached_back_through_what_the_method_reads_counts():
+    model = Parent()
+    np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 2.0))
+    model.scale = 3.0
+    np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 3.0))
+    model.w = jnp.full(2, 2.0)
+    np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 6.0))

@@ -23,7 +23,7 @@ def calc_class():
             self.names = ["a", "b"]
 
         def calc(self, x):
-            TRACES.append(1)
+            TRACES.append(len(self.names))  # reads names while tracing
             out = self.weights * x
             return out * 2 if self.mul else out
 

@@ -15,6 +15,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from .method_reads import attributes_read
 from .state_walk import (
     ARRAY,
     ATOM,
@@ -70,9 +71,16 @@ _CLASS_ROOT = "class"
 
 
 class StateSplitter:
-    """Splits the instances of one jitted method into (traced arrays, static key)."""
+    """Splits the instances of one jitted method into (traced arrays, static key).
 
-    def __init__(self) -> None:
+    Only the attributes the method can read count (``method_reads``); where that cannot be
+    told, all of them.
+    """
+
+    def __init__(self, method: Callable[..., Any]) -> None:
+        self._method = method
+        # Per class of instance: the attributes the method can read (None: any).
+        self._reads: dict[type, tuple[str, ...] | None] = {}
         self._layouts: dict[tuple[Any, ...], Layout] = {}
         # The last split of state made only of arrays and atoms, which cannot change in
         # place: the very same attribute objects give the very same split (and key, which
@@ -87,6 +95,9 @@ class StateSplitter:
             state = read_state(instance)
         else:
             return _split_other(instance)
+        read = self.attributes_read(cls)
+        if read is not None:
+            state = {name: state[name] for name in read if name in state}
         last = self._last_immutable
         if (
             last is not None
@@ -113,7 +124,20 @@ class StateSplitter:
         entries = tuple(
             describe(values[i], walk, ("self", OBJECT, names[i]), 1) for i in layout.nested
         )
+        if walk.reached_root and read is not None:
+            # What the method reads leads back to self, and so to the attributes it does
+            # not name (self.child.parent.w): from now on, all of them count.
+            self._reads[cls] = None
+            return self.split(instance)
         return tuple(walk.arrays), (layout, layout.pick_atoms(values), entries)
+
+    def attributes_read(self, cls: type) -> tuple[str, ...] | None:
+        """The attributes of a ``cls`` instance that the method can read (None: any)."""
+        try:
+            return self._reads[cls]
+        except KeyError:
+            read = self._reads[cls] = attributes_read(self._method, cls)
+            return read
 
 
 _ROOT_KINDS: dict[type, int] = {}

@@ -60,7 +60,7 @@ class MethodJit:
     def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> None:
         self.fun = fun
         self.options = options
-        self.splitter = instance_state.StateSplitter()
+        self.splitter = instance_state.StateSplitter(fun)
         # Static keys that an instance reaches by its own tracing side effects (a counter, a
         # cache), mapped to the key it was traced with: writing to self while being traced
         # does not force a retrace on the next call, as under jax.jit.
@@ -98,7 +98,8 @@ class MethodJit:
 
         def core(self_arrays: Any, self_key: Any, /, *args: Any, **kwargs: Any) -> Any:
             instance = _calling.instance  # set by the call on this thread, read before all else
-            stand_in, copies = shadow_for_trace(instance, self_arrays)
+            read = self.splitter.attributes_read(type(instance))
+            stand_in, copies = shadow_for_trace(instance, self_arrays, read)
             out = fun(stand_in, *args, **kwargs)
             copies.write_back()
             self._remember_side_effects(instance, self_key)

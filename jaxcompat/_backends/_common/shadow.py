@@ -185,8 +185,11 @@ def _rebuild_immutable(value: Any, value_kind: int, rebuilt: list[Any]) -> Any:
     return cls(rebuilt)
 
 
-def shadow_for_trace(instance: Any, arrays: tuple[Any, ...]) -> tuple[Any, Shadow]:
-    """``instance``'s state with ``arrays`` (tracers) in place of its arrays, in split order."""
+def shadow_for_trace(
+    instance: Any, arrays: tuple[Any, ...], read: tuple[str, ...] | None = None
+) -> tuple[Any, Shadow]:
+    """``instance``'s state with ``arrays`` (tracers) in place of its arrays, in split order;
+    only the attributes ``read`` (all: None) were split, and only those are rebuilt."""
     tracers = iter(arrays)
     if isinstance(instance, type):
         return instance, Shadow({}, tracers)  # a class's arrays are constants of the key
@@ -197,7 +200,8 @@ def shadow_for_trace(instance: Any, arrays: tuple[Any, ...]) -> tuple[Any, Shado
         shadowed = Shadow(counting.counts or {}, tracers)
         return shadowed.rebuild(instance, "self"), shadowed
     state = read_state(instance)
-    nested = [name for name, value in state.items() if kind(value) not in (ARRAY, ATOM)]
+    split = state if read is None else {name: state[name] for name in read if name in state}
+    nested = [name for name, value in split.items() if kind(value) not in (ARRAY, ATOM)]
     for name in nested:
         describe(state[name], counting, ("self", OBJECT, name), 1)
     shadowed = Shadow(counting.counts or {}, tracers)
@@ -208,7 +212,7 @@ def shadow_for_trace(instance: Any, arrays: tuple[Any, ...]) -> tuple[Any, Shado
     # Tracers come in split()'s order: the top-level arrays, then those of nested values.
     rebuilt = {
         name: shadowed.rebuild(v, ("self", OBJECT, name))
-        for name, v in state.items()
+        for name, v in split.items()
         if kind(v) is ARRAY
     }
     rebuilt.update({name: shadowed.rebuild(state[name], ("self", OBJECT, name)) for name in nested})

@@ -226,7 +226,7 @@ def no_value_reason(value: Any) -> str:
 class Walk:
     """One walk through an instance's state: the arrays met, and the nodes visited."""
 
-    __slots__ = ("arrays", "class_state", "counts", "refs", "seen")
+    __slots__ = ("arrays", "class_state", "counts", "reached_root", "refs", "seen")
 
     def __init__(self, root: Any, *, class_state: bool = False, counting: bool = False) -> None:
         self.arrays: list[Any] = []
@@ -234,6 +234,8 @@ class Walk:
         # Back-references and values with no value to compare: each needs a stand-in (a
         # copy, or an Unreadable) while tracing, as arrays need tracers.
         self.refs = 0
+        # Whether a back-reference led to the root (self) itself.
+        self.reached_root = False
         # A class's data attributes (a classmethod's state): arrays there are constants, and
         # nothing is copied while tracing, so nothing can stand in for an unreadable value.
         self.class_state = class_state
@@ -310,6 +312,7 @@ def describe(value: Any, walk: Walk, path: Path, depth: int) -> Any:
     visit = walk.seen.get(id(value))
     if visit is not None:
         walk.refs += 1
+        walk.reached_root = walk.reached_root or visit == 0
         return (_REF, visit)
     if depth > MAX_STATE_DEPTH:
         raise ValueError(
