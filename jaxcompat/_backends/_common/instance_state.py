@@ -82,9 +82,10 @@ class StateSplitter:
         # Per class of instance: the attributes the method can read (None: any).
         self._reads: dict[type, tuple[str, ...] | None] = {}
         self._layouts: dict[tuple[Any, ...], Layout] = {}
-        # The last split of state made only of arrays and atoms, which cannot change in
-        # place: the very same attribute objects give the very same split (and key, which
-        # JAX then matches by identity). Replaced whole, so threads never see half of one.
+        # The last split of state made only of arrays, atoms and plain tuples of them,
+        # which cannot change in place: the very same attribute objects give the very same
+        # split (and key, which JAX then matches by identity). Replaced whole, so threads
+        # never see half of one.
         self._last_immutable: tuple[type, tuple[str, ...], tuple[Any, ...], Any] | None = None
 
     def split(self, instance: Any) -> tuple[tuple[Any, ...], Any]:
@@ -129,7 +130,13 @@ class StateSplitter:
             # not name (self.child.parent.w): from now on, all of them count.
             self._reads[cls] = None
             return self.split(instance)
-        return tuple(walk.arrays), (layout, layout.pick_atoms(values), entries)
+        walked: tuple[tuple[Any, ...], Any] = (
+            tuple(walk.arrays),
+            (layout, layout.pick_atoms(values), entries),
+        )
+        if all(_deeply_immutable(values[i]) for i in layout.nested):
+            self._last_immutable = (cls, names, values, walked)  # tuples of arrays, say
+        return walked
 
     def attributes_read(self, cls: type) -> tuple[str, ...] | None:
         """The attributes of a ``cls`` instance that the method can read (None: any)."""
@@ -138,6 +145,13 @@ class StateSplitter:
         except KeyError:
             read = self._reads[cls] = attributes_read(self._method, cls)
             return read
+
+
+def _deeply_immutable(value: Any) -> bool:
+    """A plain tuple of arrays, atoms and such tuples: the same object splits the same way."""
+    return type(value) is tuple and all(
+        kind(item) is ARRAY or kind(item) is ATOM or _deeply_immutable(item) for item in value
+    )
 
 
 _ROOT_KINDS: dict[type, int] = {}
