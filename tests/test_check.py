@@ -677,6 +677,10 @@ def test_every_gate_is_dead_or_still_needed_on_the_declared_range():
         "release (a private or unknown name, or a behaviour); keep it",
         "16:1: JC034 this version gate is still needed: `jax.__version_info__ >= (0, 7)` is "
         "true on 0.7.0-0.12.0 and is false on 0.5.3; a floor of jax>=0.7.0 makes it dead",
+        # An `elif` is judged on the releases where the tests before it fail.
+        "18:1: JC033 this `elif` version gate is dead on the declared range: "
+        "`jax.__version_info__ >= (0, 5)` is true on every release of the range that reaches "
+        "it (0.5.3), so its `else` branch never runs; keep only its first branch",
     ]
     # The same gates on a range where the newest branch never runs (and where jax.typeof,
     # behind a gate that opens at 0.4.25, does not exist yet).
@@ -688,8 +692,9 @@ def test_every_gate_is_dead_or_still_needed_on_the_declared_range():
         ["8:1:", "JC030"],
         ["12:1:", "JC034"],
         ["16:1:", "JC033"],
+        ["18:1:", "JC033"],
     ]
-    assert older[-1].endswith(
+    assert older[-2].endswith(
         "is false on every release of it (0.4.13-0.4.30), so its first branch never runs; "
         "keep only its `else` branch"
     )

@@ -199,8 +199,8 @@ def aval(x):
 
 
 def test_dead_branches_go_on_the_declared_range():
-    # The chain's `if` is still needed on 0.5.3-0.12; an `elif` is not a gate of its own,
-    # so its dead `else` stays.
+    # The chain's `if` is still needed on 0.5.3-0.12; its `elif` always holds where the
+    # `if` fails (0.5.3-0.6.2), so it becomes the `else` and the old `else` goes.
     migrated = migrate_source(GATED, spec_mask(">=0.5.3", "test"))
     assert (
         migrated
@@ -216,10 +216,8 @@ def aval(x):
     kind = "new"
     if jax.JAX_VERSION >= (0, 7, 0):
         mode = 1
-    elif jax.JAX_VERSION >= (0, 5, 3):
-        mode = 2
     else:
-        mode = 3
+        mode = 2
     text = \"\"\"
         a string that spans lines\"\"\"
     return Primitive, kind, mode, text
@@ -542,3 +540,28 @@ def test_a_gate_whose_branch_jaxcompat_gives_everywhere_collapses_to_that_branch
         "get_aval = jax.typeof  # the newest name\n"
         "get_aval = jax.typeof\n"
     )
+
+
+def test_an_elif_that_never_runs_goes_and_the_chain_goes_on():
+    source = (
+        "import jax\n"
+        "if jax.__version_info__ >= (0, 7, 0):\n"
+        "    mode = 1\n"
+        "elif jax.__version_info__ < (0, 4, 20):  # never where the `if` fails, on >=0.5.3\n"
+        "    mode = 2\n"
+        "elif jax.__version_info__ >= (0, 6, 0):\n"
+        "    mode = 3\n"
+        "else:\n"
+        "    mode = 4\n"
+    )
+    migrated = migrate_source(source, spec_mask(">=0.5.3", "test"))
+    assert migrated == (
+        "import jaxcompat as jax\n"
+        "if jax.JAX_VERSION >= (0, 7, 0):\n"
+        "    mode = 1\n"
+        "elif jax.JAX_VERSION >= (0, 6, 0):\n"
+        "    mode = 3\n"
+        "else:\n"
+        "    mode = 4\n"
+    )
+    assert migrate_source(migrated, spec_mask(">=0.5.3", "test")) == migrated

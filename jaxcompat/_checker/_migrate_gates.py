@@ -3,9 +3,11 @@
 A gate whose test has the same answer on every release of the declared range keeps only the
 branch that runs, as pyupgrade removes ``sys.version_info`` branches below its floor:
 
-- ``if`` (and ``elif`` chains): the body when the test always holds, else the ``elif`` (which
-  becomes the ``if``) or the ``else`` block, dedented to the ``if``; with neither, the whole
-  statement goes (``pass`` takes the place of the last statement a block loses);
+- ``if``: the body when the test always holds, else the ``elif`` (which becomes the ``if``) or
+  the ``else`` block, dedented to the ``if``; with neither, the whole statement goes (``pass``
+  takes the place of the last statement a block loses);
+- ``elif``, judged on the releases where the tests before it fail: when its test always
+  holds it becomes ``else:`` and the rest of the chain goes; when it never does, it goes;
 - ``x if test else y`` on one line: the expression that is taken, parenthesised where it
   must be;
 - ``try``/``except ImportError`` whose imports work on every release: the ``try`` body.
@@ -120,6 +122,29 @@ def _if_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement |
     return None if text is None else _Replacement(node.lineno, node.end_lineno, text)
 
 
+def _elif_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement | None:
+    """A dead ``elif``: its test always holds (it becomes ``else:`` and what follows it
+    goes), or never does (it goes, and the chain goes on with what follows it)."""
+    assert node.end_lineno is not None
+    body_end = node.body[-1].end_lineno
+    assert body_end is not None
+    if node.body[0].lineno == node.lineno or node.test.end_lineno != node.lineno:
+        return None  # `elif test: body` on one line, or a test that spans lines
+    line = lines[node.lineno - 1]
+    indent = line[: node.col_offset]
+    following = node.orelse[0].lineno if node.orelse else 0
+    if node.orelse and not isinstance(node.orelse[0], ast.If):
+        following = _keyword_line(lines, body_end, following - 1, "else", indent)
+        if not following or following == node.orelse[0].lineno:
+            return None  # `else: body` on one line, or an `else` not found where expected
+    if keep == "first":
+        line_end = LINE_END.search(line)
+        header = f"{indent}else:{line_end.group() if line_end else ''}"
+        body = "".join(lines[node.lineno : body_end])
+        return _Replacement(node.lineno, node.end_lineno, header + body)
+    return _Replacement(node.lineno, following - 1 if following else node.end_lineno, "")
+
+
 def _try_replacement(node: ast.Try, lines: list[str]) -> _Replacement | None:
     assert node.end_lineno is not None
     if node.orelse or node.finalbody or node.body[0].lineno == node.lineno:
@@ -187,7 +212,9 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
             continue
         node = gate.node
         replacement: _Replacement | None = None
-        if isinstance(node, ast.If):
+        if isinstance(node, ast.If) and gate.is_elif:
+            replacement = _elif_replacement(node, keep, lines)
+        elif isinstance(node, ast.If):
             replacement = _if_replacement(node, keep, lines)
         elif isinstance(node, ast.Try) and keep == "first":
             replacement = _try_replacement(node, lines)
@@ -197,7 +224,7 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
             continue
         if any(r.first <= replacement.last and replacement.first <= r.last for r in replacements):
             continue  # inside another gate's span: the next pass sees it
-        if not replacement.text and id(node) in blocks:
+        if not replacement.text and id(node) in blocks and not gate.is_elif:
             block, size = blocks[id(node)]
             removed[block] = removed.get(block, 0) + 1
             if removed[block] == size:  # the last statement of its block: `pass` stays

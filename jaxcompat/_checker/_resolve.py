@@ -37,12 +37,12 @@ class _Resolver(ast.NodeVisitor):
         self.future_annotations = future_annotations
         self.uses: list[Use] = []
         self.gates: list[Gate] = []
+        self.elifs: set[int] = set()  # the ids of `if` nodes written as `elif`
         self.scopes: list[Scope] = [Scope(False)]
         self.mask = self.full
         self.guarded = False
         self.deferred: list[tuple[ast.AST, list[Scope], int, bool]] = []
         self.gates_ev = Evaluator(self.path_of)
-        self.elifs: set[int] = set()
 
     # --- names -----------------------------------------------------------------------
     def lookup(self, name: str) -> Binding | None:
@@ -261,8 +261,11 @@ class _Resolver(ast.NodeVisitor):
         self.bind(node.name, None)
 
     def visit_If(self, node: ast.If) -> None:
-        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-            self.elifs.add(id(node.orelse[0]))  # one gate: reported at its `if`
+        # An `elif` is a gate of its own, on the releases where the tests before it fail
+        # (written at the `if`'s column, unlike an `if` nested in an `else` block).
+        chained = node.orelse[0] if len(node.orelse) == 1 else None
+        if isinstance(chained, ast.If) and chained.col_offset == node.col_offset:
+            self.elifs.add(id(chained))
         if is_type_checking(node.test):
             saved, self.mask = self.mask, 0
             self.statements(node.body)
@@ -369,7 +372,7 @@ class _Resolver(ast.NodeVisitor):
                 self.visit(part)
             paths.append([use.path for use in self.uses[begin:]])
         self.mask = saved
-        if kind is not None and id(node) not in self.elifs and not misordered:
+        if kind is not None and not misordered:
             if hasattr_path:
                 paths[0].append(hasattr_path)
             # An `if` without an `else` has an empty branch: no stable name is every branch.
@@ -385,6 +388,7 @@ class _Resolver(ast.NodeVisitor):
                     truth=truth,
                     test=ast.unparse(test),
                     has_else=bool(bodies[1]),
+                    is_elif=id(node) in self.elifs,
                     node=node,
                 )
             )

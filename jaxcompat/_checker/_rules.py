@@ -433,7 +433,8 @@ def dead_branch(gate: Gate, scope: int) -> str | None:
 
 def _dead_or_needed_gate(gate: Gate, effective: int) -> Finding:
     """JC033 when one branch never runs on the rows `effective`, else JC034."""
-    what = _WHAT[gate.kind]
+    what = _WHAT[gate.kind].replace("this ", "this `elif` ") if gate.is_elif else _WHAT[gate.kind]
+    every = "every release of the range that reaches it" if gate.is_elif else "every release of it"
     test = gate.test if gate.kind == "try" else f"`{gate.test}`"
     holds = "works" if gate.kind == "try" else "is true"
     fails = "fails" if gate.kind == "try" else "is false"
@@ -448,14 +449,14 @@ def _dead_or_needed_gate(gate: Gate, effective: int) -> Finding:
     if true_rows == effective:
         dead = f"its {other} branch never runs" if gate.has_else else "its test always holds"
         message = (
-            f"{what} is dead on the declared range: {test} {holds} on every release of it "
+            f"{what} is dead on the declared range: {test} {holds} on {every} "
             f"({describe(effective)}), so {dead}; keep only its first branch"
         )
         return Finding(gate.line, gate.col, "JC033", message, 0)
     if not true_rows:
         rest = f"keep only its {other} branch" if gate.has_else else "remove it"
         message = (
-            f"{what} is dead on the declared range: {test} {fails} on every release of it "
+            f"{what} is dead on the declared range: {test} {fails} on {every} "
             f"({describe(effective)}), so its first branch never runs; {rest}"
         )
         return Finding(gate.line, gate.col, "JC033", message, 0)

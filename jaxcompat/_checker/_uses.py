@@ -38,4 +38,5 @@ class Gate:
     truth: int | None = None
     test: str = ""  # what it tests, for messages: ``jax.__version_info__ >= (0, 5)``
     has_else: bool = True  # an ``else``/``elif``/``except`` branch
+    is_elif: bool = False  # runs only where the tests of its chain before it failed
     node: ast.stmt | ast.expr | None = field(default=None, compare=False, repr=False)
