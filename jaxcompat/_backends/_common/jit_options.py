@@ -111,6 +111,9 @@ def _parameters(fun: Callable[..., Any]) -> list[inspect.Parameter] | None:
         return None
 
 
+_ARGUMENT_OPTIONS = ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames")
+
+
 def check_against_signature(fun: Callable[..., Any], options: Mapping[str, Any]) -> None:
     """Raise what the newest ``jax.jit`` raises for argument options ``fun`` cannot take.
 
@@ -118,6 +121,8 @@ def check_against_signature(fun: Callable[..., Any], options: Mapping[str, Any])
     names that are not parameters (an error from 0.4.14), and words a static/donate overlap
     differently; every release gets the newest ValueError and message.
     """
+    if not any(options.get(name) is not None for name in _ARGUMENT_OPTIONS):
+        return  # nothing to check (lower/trace of a wrapper): no signature to read
     parameters = _parameters(fun)
     if parameters is None:
         return
