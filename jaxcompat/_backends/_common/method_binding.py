@@ -203,7 +203,11 @@ class JittedMethod:
     """``@jit`` on a function in a class body: a method where Python binds it as one.
 
     Its name only says it may be one (``defined_in_class_body``); nothing is decided from
-    it. Called directly it is the plain jitted function, with the options as given.
+    it. Called directly it is the plain jitted function, with the options as given, except
+    with a class first: ``@classmethod`` over ``@jit`` binds through ``__get__`` up to Python
+    3.12, and from 3.13 calls this object with the class first. A class is never an argument
+    JAX can trace (``jax.jit`` raises on it), so there it is the class the classmethod is
+    bound to, whose data attributes are the state.
     """
 
     # Held by an object whose method is jitted, it is compared by identity: its state is
@@ -239,16 +243,23 @@ class JittedMethod:
         return plain
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if args and isinstance(args[0], type):  # @classmethod over @jit (class docstring)
+            return self.method.call(args[0], args[1:], kwargs)
         return self.plain(*args, **kwargs)
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
-        return self.plain.lower(*args, **kwargs)
+        return self._stage("lower", args, kwargs)
 
     def trace(self, *args: Any, **kwargs: Any) -> Any:
-        return self.plain.trace(*args, **kwargs)
+        return self._stage("trace", args, kwargs)
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
-        return self.plain.eval_shape(*args, **kwargs)
+        return self._stage("eval_shape", args, kwargs)
+
+    def _stage(self, name: str, args: tuple[Any, ...], kwargs: Any) -> Any:
+        if args and isinstance(args[0], type):  # @classmethod over @jit (class docstring)
+            return getattr(BoundJitted(self.method, args[0]), name)(*args[1:], **kwargs)
+        return getattr(self.plain, name)(*args, **kwargs)
 
     def clear_cache(self) -> None:
         if self._method is not None:
