@@ -641,3 +641,25 @@ def test_state_reached_back_through_what_the_method_reads_counts():
     np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 3.0))
     model.w = jnp.full(2, 2.0)
     np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 6.0))
+
+
+class Private:
+    """Attributes named with two leading underscores: Python stores self.__w as _Private__w."""
+
+    def __init__(self):
+        self.__w = jnp.ones(2)
+        self.__scale = 2.0
+
+    def set(self, w, scale):
+        self.__w, self.__scale = w, scale
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.__w * x * self.__scale
+
+
+def test_private_attributes_are_read_under_their_stored_names():
+    model = Private()
+    np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 2.0))
+    model.set(jnp.full(2, 3.0), 5.0)
+    np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 15.0))

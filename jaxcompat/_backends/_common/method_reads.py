@@ -56,7 +56,8 @@ def _collect(function: Any, cls: type, names: dict[str, None], seen: set[Any]) -
     named = _names_through(node, self_name)
     if named is None:
         return False
-    through_self, through_super = named
+    # `self.__w` in a class body is `self._Cls__w` at run time (name mangling).
+    through_self, through_super = (_mangled(function, n) for n in named)
     for name in through_self:
         names.setdefault(name, None)
         if not _collect_attribute(cls, name, names, seen):
@@ -128,6 +129,16 @@ def _names_through(
     if any(n.startswith("__") and n.endswith("__") and n != "__class__" for n in through_self):
         return None  # __dict__, __getstate__, ...: the whole state
     return [n for n in through_self if n != "__class__"], through_super
+
+
+def _mangled(function: types.FunctionType, names: list[str]) -> list[str]:
+    """``names`` as Python stores them for code written in ``function``'s class body."""
+    scopes = function.__qualname__.split(".")
+    owner = scopes[-2].lstrip("_") if len(scopes) >= 2 and not scopes[-2].startswith("<") else ""
+    return [
+        f"_{owner}{name}" if owner and name.startswith("__") and not name.endswith("__") else name
+        for name in names
+    ]
 
 
 def _is_bare_super(node: ast.expr) -> bool:
