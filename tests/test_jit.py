@@ -166,6 +166,24 @@ def test_keeps_function_metadata():
     assert "documented" in repr(jitted)
 
 
+def test_jit_is_a_jaxcompat_object_that_calls_jax_own_jitted_function():
+    # Never JAX's own object: on every release its flatten crashes the interpreter, or raises
+    # an internal error, on an argument that holds itself (test_no_crash.py), so every call
+    # is checked first. The object calls JAX's jitted function of the same function.
+    jitted = jaxcompat.jit(f_module_level)
+    assert type(jitted) is not type(jax.jit(f_module_level))
+    assert isinstance(jitted, functools.partial)
+    assert type(jitted.func) is type(jax.jit(f_module_level))
+    assert jitted.func.__wrapped__ is f_module_level
+
+    class C:
+        @jaxcompat.jit
+        def f(self, x):
+            return x
+
+    assert type(C.__dict__["f"]) is not type(jax.jit(f_module_level))
+
+
 def f_module_level(x):
     return x * 2
 

@@ -197,31 +197,62 @@ print("done")
 """
 
 
-# A jitted call on JAX 0.4.13, whose flatten crashes on these (a backend test: later releases
-# raise instead, and a jitted call is not checked there, to cost what jax.jit costs).
-JIT_CALL_ON_0_4_13 = """
+# A jitted call, its lower and trace, for a function and a method: JAX's flatten crashes the
+# interpreter on a dict or a pytree node that holds itself on every release (0.4.13: any cycle;
+# later releases raise an internal error for a list), so every release refuses a cycle first.
+# Deep nesting is refused on 0.4.13 only, whose flatten crashes on it; later releases raise
+# an error of their own (the backend tests below).
+JIT_CALLS = """
+import sys
+
 class Model:
     @jaxcompat.jit
     def apply(self, x):
         return 1
 
-if jaxcompat.BACKEND == "jax_0_4_13":
-    for name, value in inputs().items():
-        for call in (jaxcompat.jit(lambda x: 1), Model().apply):  # a function, a method
+function = jaxcompat.jit(lambda x: 1)
+calls = {
+    "jit": (function, Model().apply),
+    "lower": (function.lower, Model().apply.lower),
+    "trace": (function.trace, Model().apply.trace),
+}
+CYCLES = {
+    "cyclic list": "[2] refers back to an enclosing list",
+    "cyclic dict": "['self'] refers back to an enclosing dict",
+    "node holding itself": ".<child 1> refers back to an enclosing Node",
+    "cycle through a node": "[0].<child 0> refers back to an enclosing list",
+}
+for name, value in inputs().items():
+    outcomes = set()
+    for verb, pair in calls.items():
+        for call in pair:  # a function, a method
             try:
                 call(value)
             except ValueError as error:
-                assert "refers back to an enclosing" in str(error), error
-            except RecursionError as error:
-                assert name.startswith("100,000"), name
-                assert str(error).startswith("jaxcompat.jit: args[0] is nested more than ")
+                assert str(error) == (
+                    f"jaxcompat.{verb}: args[0]{CYCLES[name]}: a pytree that contains itself "
+                    "cannot be staged on any JAX release (JAX "
+                    f"{jaxcompat.JAX_VERSION_STRING} would crash or raise an internal error). "
+                    "Break the cycle before passing it."
+                ), error
+                outcomes.add("refused")
+            except (RecursionError, SystemError) as error:
+                assert name.startswith("100,000"), (name, error)
+                ours = str(error).startswith(f"jaxcompat.{verb}: args[0] is nested more than ")
+                outcomes.add("refused deep" if ours else "JAX's own error")
             else:
                 raise AssertionError(f"{name}: no error")
-        print("ok", name)
+    # The interpreter is sound after each: a new call works and recursion has its full depth.
+    assert float(jaxcompat.jit(lambda x: x + 1)(1.0)) == 2.0
+    def depth(n=0):
+        try:
+            return depth(n + 1)
+        except RecursionError:
+            return n
+    assert depth() > sys.getrecursionlimit() - 100
+    print("ok", name, *sorted(outcomes))
 print("done")
 """
-
-
 # The child runs every case and marks where each one's output starts; a case that raises
 # prints its traceback there too, so that the test of that case shows it.
 RUNNER = """
@@ -244,7 +275,7 @@ def fresh_interpreter():
     cases = {name: CYCLIC_INPUTS + code + "\nprint('done')\n" for name, code in CASES.items()}
     cases["staging"] = STAGING_CYCLES
     cases["hashing tracers"] = HASHING_TRACERS
-    cases["jit call on 0.4.13"] = CYCLIC_INPUTS + JIT_CALL_ON_0_4_13
+    cases["jit calls"] = CYCLIC_INPUTS + JIT_CALLS
     result = run_python(f"CASES = {cases!r}\n{RUNNER}")
     return result, lines_after_markers(result.stdout, "== case ")
 
@@ -295,9 +326,31 @@ def test_tracer_safe_hash_of_tracers_in_cycles_and_deep_nesting(fresh_interprete
     assert_exited_cleanly(fresh_interpreter)
 
 
-@pytest.mark.jax("<0.4.18")
-def test_a_jitted_call_refuses_cycles_and_deep_nesting_where_jax_would_crash(fresh_interpreter):
-    lines = case_output(fresh_interpreter, "jit call on 0.4.13")
-    assert len([line for line in lines if line.startswith("ok ")]) == 6, lines
+def test_a_jitted_call_lower_and_trace_refuse_cycles_with_a_clear_error(fresh_interpreter):
+    lines = case_output(fresh_interpreter, "jit calls")
+    assert lines[:4] == [
+        "ok cyclic list refused",
+        "ok cyclic dict refused",
+        "ok node holding itself refused",
+        "ok cycle through a node refused",
+    ], "\n".join(lines)
     assert lines[-1:] == ["done"], "\n".join(lines)
     assert_exited_cleanly(fresh_interpreter)
+
+
+@pytest.mark.jax("<0.4.18")
+def test_jitted_calls_refuse_deep_nesting_where_jax_would_crash(fresh_interpreter):
+    lines = case_output(fresh_interpreter, "jit calls")
+    assert lines[4:6] == [
+        "ok 100,000 nested lists refused deep",
+        "ok 100,000 nested dicts refused deep",
+    ], "\n".join(lines)
+
+
+@pytest.mark.jax(">=0.4.18")
+def test_deep_nesting_is_left_to_jax_where_it_raises_instead_of_crashing(fresh_interpreter):
+    lines = case_output(fresh_interpreter, "jit calls")
+    assert lines[4:6] == [
+        "ok 100,000 nested lists JAX's own error",
+        "ok 100,000 nested dicts JAX's own error",
+    ], "\n".join(lines)

@@ -35,8 +35,8 @@ CAUSES: tuple[Cause, ...] = (
         "False is not true",
         JIT_DETAIL,
         "chex's `is_traceable` recognises a jitted function by `PjitFunction` in its type name "
-        "or `_cpp_pjit` in its repr; below JAX 0.6.0 `jaxcompat.jit` returns its own wrapper, "
-        "which says neither",
+        "or `_cpp_pjit` in its repr; `jaxcompat.jit` returns its own wrapper (it checks each "
+        "call's arguments for cycles, which crash JAX's flatten), which says neither",
         test="test_is_traceable__with_jit",
     ),
     Cause(
@@ -44,8 +44,7 @@ CAUSES: tuple[Cause, ...] = (
         "ValueError not raised",
         JIT_DETAIL,
         "`assert_max_traces` applied outside `jax.jit` must raise ValueError; chex detects "
-        "the jit with `is_traceable`, which does not recognise `jaxcompat.jit`'s wrapper "
-        "below JAX 0.6.0",
+        "the jit with `is_traceable`, which does not recognise `jaxcompat.jit`'s wrapper",
         test="test_incorrect_ordering",
     ),
     Cause(

@@ -43,7 +43,6 @@ def _inline_while_tracing(options: dict[str, Any]) -> dict[str, Any]:
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
         missing_options={},
-        hand_back_jax_jit=True,
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.jax_lowered,

@@ -42,10 +42,9 @@ jit, lower, trace = jitting.make_jit(
                 "pass them when compiling: jaxcompat.lower(f, *args).compile(compiler_options)",
             ),
         },
-        hand_back_jax_jit=False,
         native_trace=False,
         native_eval_shape=False,
         normalize_lowered=aot.dict_cost_lowered,
-        flatten_crashes_on_cycles=True,
+        flatten_overflows_when_deep=True,
     )
 )

@@ -46,7 +46,6 @@ jit, lower, trace = jitting.make_jit(
                 "pass them when compiling: jaxcompat.lower(f, *args).compile(compiler_options)",
             ),
         },
-        hand_back_jax_jit=False,
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.dict_cost_lowered,

@@ -35,7 +35,6 @@ tracer_safe_hash = hashing.make_tracer_safe_hash(
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
         missing_options={},
-        hand_back_jax_jit=False,
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.dict_cost_lowered,

@@ -1,15 +1,23 @@
 """Arguments that contain themselves: found before JAX's flatten meets them.
 
-JAX flattens the arguments of ``lower`` and ``trace`` in C++. On a self-containing argument
-(``L = [1]; L.append(L)``) jaxlib 0.4.13 overflows the C stack, a segfault, and later releases
-raise SystemError ("returned a result with an exception set") or a bare RecursionError. No
-release can stage such an argument, so refusing it first is never stricter than JAX.
+JAX flattens the arguments of every jitted call, and of ``lower`` and ``trace``, in C++. On
+a self-containing argument (``L = [1]; L.append(L)``) jaxlib 0.4.13 overflows the C stack, a
+segfault. Later releases raise an internal SystemError or a bare RecursionError for a list,
+and for a dict or a registered pytree node that holds itself they leave the interpreter
+broken (measured on 0.4.18, 0.6.0 and 0.12.0.1: it loses ``sys.stderr`` and exits with
+status 1). No release can stage such an argument, so refusing it first is never stricter
+than JAX, and every jitted call, ``lower`` and ``trace`` refuse it on every release.
 
-On JAX 0.4.13 a jitted call flattens its arguments the same way, and so does an argument
-nested 100,000 levels deep (from about the recursion limit on, that release raises
-RecursionError; far deeper, it crashes): there every call of a jitted function, and
-``lower`` and ``trace``, also refuse nesting deeper than the recursion limit. Later releases
-flatten deeper than the limit (the newest lowers 1,200 levels), so they are not refused there.
+The check costs next to nothing for the usual arguments: arrays and numbers hold nothing
+(:data:`ATOM_TYPES`), and a container is walked once without building any path
+(:func:`_reaches_a_part_twice`); only a container that reaches one of its parts twice, a
+cycle or a shared part, is walked again to name where the cycle closes.
+
+On JAX 0.4.13 an argument nested 100,000 levels deep crashes the same way (from about the
+recursion limit on, that release raises RecursionError; far deeper, it crashes): there the
+calls also refuse nesting deeper than the recursion limit (``deepest``). Later releases
+flatten deeper than the limit (the newest lowers 1,200 levels) and raise an error of their
+own far deeper, so they are not refused there.
 """
 
 from __future__ import annotations
@@ -17,11 +25,12 @@ from __future__ import annotations
 from typing import Any
 
 import jax
+import numpy as np
 
 from ..._version import JAX_VERSION_STRING
 from .hashing import flatten_one_level
 
-__all__ = ["LEAVES", "refuse_cycles"]
+__all__ = ["ATOM_TYPES", "LEAVES", "refuse_cycles"]
 
 
 def _children(value: Any) -> list[tuple[str, Any]]:
@@ -76,9 +85,45 @@ def _find_cycle(value: Any, deepest: int | None) -> tuple[str, type | None] | No
     return None
 
 
-#: Arguments that hold nothing: no walk, and no name is formatted for them (every call of a
-#: jitted function on JAX 0.4.13 comes through here).
-LEAVES = (jax.Array, int, float, complex, str, bytes, type(None))
+#: Arguments that hold nothing: no walk, and no name is formatted for them.
+LEAVES = (jax.Array, np.ndarray, np.generic, int, float, complex, str, bytes)
+
+#: The exact types met so far whose instances hold nothing JAX's flatten would enter: the
+#: builtin scalars, and each array, tracer and numpy scalar type once it is first seen (a
+#: set lookup on every call, where ``isinstance(x, jax.Array)`` asks an ABC).
+ATOM_TYPES: set[type] = {int, float, complex, bool, str, bytes, type(None)}
+
+
+def _holds_nothing(value: Any) -> bool:
+    if type(value) in ATOM_TYPES:
+        return True
+    if isinstance(value, LEAVES):
+        ATOM_TYPES.add(type(value))
+        return True
+    return False
+
+
+def _reaches_a_part_twice(value: Any) -> bool:
+    """True when walking ``value`` meets one of its containers a second time: a cycle, or
+    a part shared by two places (which the path-naming walk then tells apart)."""
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if _holds_nothing(node):
+            continue
+        cls = type(node)
+        if cls is dict:
+            children: Any = node.values()
+        elif cls is list or cls is tuple:
+            children = node
+        else:
+            children = [child for _, child in _children(node)]
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        stack.extend(children)
+    return False
 
 
 def refuse_cycles(
@@ -94,14 +139,16 @@ def refuse_cycles(
     ``static`` positions and names are skipped: JAX hashes those and never flattens them."""
     positions = {i if i >= 0 else len(args) + i for i in static[0]}
     for index, value in enumerate(args):
-        if index not in positions and not isinstance(value, LEAVES):
+        if index not in positions and not _holds_nothing(value):
             _refuse(verb, f"args[{index}]", value, deepest)
     for name, value in kwargs.items():
-        if name not in static[1] and not isinstance(value, LEAVES):
+        if name not in static[1] and not _holds_nothing(value):
             _refuse(verb, name, value, deepest)
 
 
 def _refuse(verb: str, name: str, value: Any, deepest: int | None) -> None:
+    if deepest is None and not _reaches_a_part_twice(value):
+        return
     found = _find_cycle(value, deepest)
     if found is None:
         return

@@ -1,27 +1,27 @@
-"""The jit object: JAX's jitted function with AOT methods that wrappers cannot copy.
+"""The jit object: JAX's jitted function, guarded against arguments that contain themselves,
+with AOT methods that wrappers cannot copy.
 
-Up to JAX 0.5.3, ``lower``, ``trace`` and ``eval_shape`` live in the jitted function's
-instance ``__dict__``, so ``functools.wraps`` copies them onto a wrapper and
+JAX's own jitted function is never handed back: on every release its C++ flatten crashes
+the interpreter, or raises an internal error, on an argument that contains itself
+(``cycles``), so :class:`Jitted` checks each call's arguments first. It also keeps
+``lower``, ``trace`` and ``eval_shape`` on its type: up to JAX 0.5.3 they live in the jitted
+function's instance ``__dict__``, so ``functools.wraps`` copies them onto a wrapper and
 ``wrapper.lower(...)`` silently skips the wrapper (JAX 0.6.0 moved them onto the type).
-:class:`Jitted` keeps them on its type. From 0.6.0 JAX's own object is handed back.
 """
 
 from __future__ import annotations
 
-import copyreg
 import functools
 import inspect
-import pickle
 import sys
 import types
-import weakref
 from collections.abc import Callable
 from typing import Any
 
 import jax
 
 from .aot import trace_by_closure
-from .cycles import LEAVES, refuse_cycles
+from .cycles import ATOM_TYPES, refuse_cycles
 from .jit_options import JitTraits, static_arguments
 
 PjitFunction: type = type(jax.jit(lambda x: x))
@@ -42,17 +42,20 @@ def defined_in_class_body(fun: Callable[..., Any]) -> bool:
 class Jitted(functools.partial):  # type: ignore[type-arg]
     """A function compiled by ``jaxcompat.jit``.
 
-    Calling it calls JAX's own jitted function through ``functools.partial``'s C call path, so
-    it adds no Python frame. ``lower``, ``trace`` and ``eval_shape`` are methods of this type,
-    so ``functools.wraps`` never copies them onto a wrapper. Looked up on an instance, it
-    binds like ``jax.jit`` does: the instance becomes the first argument.
+    Calling it checks the arguments for cycles (arrays and numbers, the usual arguments, by
+    one set lookup each) and calls JAX's own jitted function. ``lower``, ``trace`` and
+    ``eval_shape`` check the same way and are methods of this type, so ``functools.wraps``
+    never copies them onto a wrapper. Looked up on an instance, it binds like ``jax.jit``
+    does: the instance becomes the first argument.
     """
 
-    __slots__ = ("_jc_fun", "_jc_options", "_jc_traits")
+    __slots__ = ("_jc_fun", "_jc_options", "_jc_static", "_jc_traits")
 
     _jc_fun: Callable[..., Any]
     _jc_options: dict[str, Any]
     _jc_traits: JitTraits
+    #: The static argument positions and names, which JAX never flattens.
+    _jc_static: tuple[tuple[int, ...], tuple[str, ...]]
     func: Any  # JAX's jitted function
 
     def __new__(
@@ -66,6 +69,7 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         self._jc_fun = fun
         self._jc_options = options
         self._jc_traits = traits
+        self._jc_static = static_arguments(fun, options)
         functools.update_wrapper(self, fun, updated=())
         # Copy the function's attributes, but never AOT methods that functools.wraps carried
         # onto it from a jitted function inside (JAX < 0.6.0): they would skip the wrapper.
@@ -74,15 +78,31 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
                 self.__dict__.setdefault(name, value)
         return self
 
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        for value in args:
+            if type(value) not in ATOM_TYPES:
+                self._refuse_cycles("jit", args, kwargs)
+                break
+        else:
+            if kwargs:
+                self._refuse_cycles("jit", (), kwargs)
+        return self.func(*args, **kwargs)
+
+    def _refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        deepest = sys.getrecursionlimit() if self._jc_traits.flatten_overflows_when_deep else None
+        refuse_cycles(verb, args, kwargs, deepest=deepest, static=self._jc_static)
+
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
             return self
         return WithInstance(self, instance)
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
+        self._refuse_cycles("lower", args, kwargs)
         return self._jc_traits.normalize_lowered(self.func.lower(*args, **kwargs))
 
     def trace(self, *args: Any, **kwargs: Any) -> Any:
+        self._refuse_cycles("trace", args, kwargs)
         traits = self._jc_traits
         if traits.native_trace:
             return traits.normalize_traced(self.func.trace(*args, **kwargs))
@@ -94,6 +114,7 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return trace_by_closure(plain, args, kwargs, lambda: self.lower(*args, **kwargs))
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        self._refuse_cycles("jit", args, kwargs)
         if self._jc_traits.native_eval_shape:
             return self.func.eval_shape(*args, **kwargs)
         return jax.eval_shape(lambda: self.func(*args, **kwargs))
@@ -118,27 +139,6 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (rebuild_jit, (self._jc_fun, self._jc_options))
-
-
-class CycleCheckedJitted(Jitted):
-    """A ``Jitted`` whose every call first refuses an argument that contains itself, on the
-    releases whose C++ flatten would crash the interpreter on it (JitTraits says which)."""
-
-    __slots__ = ("_jc_static",)
-
-    #: The static argument positions and names, which JAX never flattens.
-    _jc_static: tuple[tuple[int, ...], tuple[str, ...]]
-
-    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        limit = sys.getrecursionlimit()
-        for value in args:  # arrays and numbers, the usual arguments, hold nothing
-            if not isinstance(value, LEAVES):
-                refuse_cycles("jit", args, kwargs, deepest=limit, static=self._jc_static)
-                break
-        else:
-            if kwargs:
-                refuse_cycles("jit", (), kwargs, deepest=limit, static=self._jc_static)
-        return self.func(*args, **kwargs)
 
 
 def rebuild_jit(fun: Callable[..., Any], options: dict[str, Any]) -> Any:
@@ -174,40 +174,6 @@ class WithInstance:
         return f"<jaxcompat.jit of {self.__wrapped__!r}>"
 
 
-# JAX's jitted functions pickle with cloudpickle but not with pickle (their reduction holds a
-# local closure). Those that jaxcompat hands back are remembered with how they were made, so
-# that they pickle with both, like a Jitted, and work with multiprocessing.
-_HANDED_BACK: weakref.WeakKeyDictionary[Any, tuple[Any, dict[str, Any]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _reduce_jax_jitted(jitted: Any) -> Any:
-    recipe = _HANDED_BACK.get(jitted)
-    if recipe is None:  # not made by jaxcompat: pickle exactly as JAX's type does
-        return jitted.__reduce_ex__(pickle.DEFAULT_PROTOCOL)
-    return (rebuild_jit, recipe)
-
-
-def make_plain_jit(
-    fun: Callable[..., Any],
-    options: dict[str, Any],
-    traits: JitTraits,
-    *,
-    check_cycles: bool = True,
-) -> Any:
-    """jit a function (not a method) with already-checked ``options``. ``check_cycles``
-    False: the caller checks what it passes (a method jit's state is checked as it is split).
-    """
-    jitted = jax.jit(fun, **options)
-    if traits.hand_back_jax_jit and not defined_in_class_body(fun):
-        # JAX's own object already behaves as required: zero overhead.
-        if PjitFunction not in copyreg.dispatch_table:
-            copyreg.pickle(PjitFunction, _reduce_jax_jitted)
-        _HANDED_BACK[jitted] = (fun, options)
-        return jitted
-    if traits.flatten_crashes_on_cycles and check_cycles:
-        checked = CycleCheckedJitted(jitted, fun, options, traits)
-        checked._jc_static = static_arguments(fun, options)
-        return checked
-    return Jitted(jitted, fun, options, traits)
+def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Jitted:
+    """jit a function (not a method) with already-checked ``options``."""
+    return Jitted(jax.jit(fun, **options), fun, options, traits)

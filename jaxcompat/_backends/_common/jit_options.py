@@ -39,26 +39,23 @@ class JitTraits:
     Attributes:
         missing_options: options this release's ``jax.jit`` lacks, mapped to the first JAX
             release that has them and to the fix to suggest.
-        hand_back_jax_jit: ``jax.jit``'s own object already meets the contract for plain
-            functions (its AOT methods live on the type, so wrappers cannot copy them).
         native_trace: ``jax.jit(f).trace`` exists and returns ``jax.stages.Traced``.
         native_eval_shape: ``jax.jit(f).eval_shape`` exists.
         normalize_lowered: applied to every ``Lowered`` handed out.
         normalize_traced: applied to every native ``Traced`` handed out.
         translate_options: maps jaxcompat's option values to this release's ``jax.jit``.
-        flatten_crashes_on_cycles: JAX's C++ flatten overflows the C stack, a segfault, on an
-            argument that contains itself (jaxlib 0.4.13; later releases raise): every call
-            of a jitted function checks its arguments first.
+        flatten_overflows_when_deep: JAX's C++ flatten overflows the C stack, a segfault, on
+            an argument nested far deeper than the recursion limit (jaxlib 0.4.13; later
+            releases raise): jitted calls also refuse nesting deeper than the limit.
     """
 
     missing_options: Mapping[str, tuple[str, str]]
-    hand_back_jax_jit: bool
     native_trace: bool
     native_eval_shape: bool
     normalize_lowered: Callable[[Any], Any]
     normalize_traced: Callable[[Any], Any] = lambda traced: traced
     translate_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda options: options
-    flatten_crashes_on_cycles: bool = False
+    flatten_overflows_when_deep: bool = False
 
 
 def _is_empty(value: Any) -> bool:

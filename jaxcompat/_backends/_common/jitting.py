@@ -82,7 +82,7 @@ def make_jit(
         return Jitted(target, fun, {}, traits)
 
     def deepest() -> int | None:
-        return sys.getrecursionlimit() if traits.flatten_crashes_on_cycles else None
+        return sys.getrecursionlimit() if traits.flatten_overflows_when_deep else None
 
     def lower(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         refuse_cycles("lower", args, kwargs, deepest=deepest())

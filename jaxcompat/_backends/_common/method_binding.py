@@ -34,7 +34,7 @@ import jax
 import numpy as np
 
 from . import instance_state
-from .cycles import refuse_cycles
+from .cycles import ATOM_TYPES, refuse_cycles
 from .jit_object import make_plain_jit, rebuild_jit
 from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames, static_arguments
 from .shadow import shadow_for_trace
@@ -65,33 +65,37 @@ class MethodJit:
         # cache), mapped to the key it was traced with: writing to self while being traced
         # does not force a retrace on the next call, as under jax.jit.
         self.aliases: dict[Any, Any] = {}
-        # The state is checked for cycles as it is split; the arguments, where JAX's flatten
-        # would crash on a cycle (JitTraits), on each call.
-        self.check_cycles = traits.flatten_crashes_on_cycles
+        # The state is checked for cycles as it is split; the arguments, which JAX's flatten
+        # would crash on if they held themselves (``cycles``), on each call.
+        self.deep_nesting_crashes = traits.flatten_overflows_when_deep
         # The static arguments after self, which JAX never flattens (negative positions count
         # from the end either way).
         positions, names = static_arguments(fun, options)
         self.static_arguments = (tuple(i - 1 if i > 0 else i for i in positions if i), names)
-        self.core = make_plain_jit(
-            self._make_core(), _core_options(fun, options), traits, check_cycles=False
-        )
+        self.core = make_plain_jit(self._make_core(), _core_options(fun, options), traits)
+        # JAX's own jitted core, for calls whose arguments were checked for cycles before
+        # the state was split (the core's own check would walk the state's arrays again).
+        self.call_core = self.core.func
 
     def call(self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return self.stage(instance, "__call__", args, kwargs)[0]
 
     def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call the core, or its ``lower``/``trace``/``eval_shape``; return it with the key."""
-        if self.check_cycles:
-            limit = sys.getrecursionlimit()
-            refuse_cycles("jit", args, kwargs, deepest=limit, static=self.static_arguments)
+        self.refuse_cycles(name if name in ("lower", "trace") else "jit", args, kwargs)
         arrays, key = self.splitter.split(instance)
         if self.aliases:
             key = self.aliases.get(key, key)
         _calling.instance = instance  # see BoundJitted.__call__
         try:
-            return getattr(self.core, name)(arrays, key, *args, **kwargs), key
+            target = self.call_core if name == "__call__" else getattr(self.core, name)
+            return target(arrays, key, *args, **kwargs), key
         finally:
             _calling.instance = None
+
+    def refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        deepest = sys.getrecursionlimit() if self.deep_nesting_crashes else None
+        refuse_cycles(verb, args, kwargs, deepest=deepest, static=self.static_arguments)
 
     def _make_core(self) -> Callable[..., Any]:
         fun = self.fun
@@ -347,18 +351,21 @@ class BoundJitted:
         # MethodJit.call, inlined: this is the hot path of every method call.
         method = self._method
         instance = self.__self__
-        if method.check_cycles:
-            limit = sys.getrecursionlimit()
-            refuse_cycles("jit", args, kwargs, deepest=limit, static=method.static_arguments)
+        for value in args:  # arrays and numbers, the usual arguments, hold nothing
+            if type(value) not in ATOM_TYPES:
+                method.refuse_cycles("jit", args, kwargs)
+                break
+        else:
+            if kwargs:
+                method.refuse_cycles("jit", (), kwargs)
         arrays, key = method.splitter.split(instance)
         if method.aliases:
             key = method.aliases.get(key, key)
         # The core reads the instance first thing if JAX traces it; a nested call that sets
         # another one later does no harm, and clearing it keeps no instance alive.
         _calling.instance = instance
-        out = (
-            method.core(arrays, key, *args, **kwargs) if kwargs else method.core(arrays, key, *args)
-        )
+        core = method.call_core
+        out = core(arrays, key, *args, **kwargs) if kwargs else core(arrays, key, *args)
         _calling.instance = None
         return out
 
