@@ -249,10 +249,9 @@ def test_shard_map_with_no_mesh_set_says_how_to_set_one():
 @pytest.mark.jax("<0.4.18")
 def test_static_arguments_skip_the_cycle_check_where_jax_hashes_them():
     # JAX 0.4.13 hashes a static argument and never flattens it: one nested past the
-    # recursion limit runs under jax.jit, so jaxcompat's per-call depth check (there only,
-    # where JAX's flatten crashes on deep nesting) skips it too, for a function and a
-    # method, by position and by name. (JAX 0.6.x flattens static arguments and raises on
-    # this one itself.)
+    # recursion limit runs under jax.jit, so jaxcompat's per-call depth check skips it too,
+    # for a function and a method, by position and by name. (JAX 0.6.x flattens static
+    # arguments and raises on this one itself.)
     deep: tuple = ()
     for _ in range(1_500):
         deep = (deep,)

@@ -45,6 +45,5 @@ jit, lower, trace = jitting.make_jit(
         native_trace=False,
         native_eval_shape=False,
         normalize_lowered=aot.dict_cost_lowered,
-        flatten_overflows_when_deep=True,
     )
 )

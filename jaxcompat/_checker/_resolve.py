@@ -10,7 +10,8 @@ code runs on: a version gate narrows its branches, a ``TYPE_CHECKING`` block run
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, ClassVar
 
 from .._surface import rows
 from ._api import is_module
@@ -43,6 +44,34 @@ class _Resolver(ast.NodeVisitor):
         self.guarded = False
         self.deferred: list[tuple[ast.AST, list[Scope], int, bool]] = []
         self.gates_ev = Evaluator(self.path_of)
+
+    # --- dispatch ------------------------------------------------------------------------
+    # ast.NodeVisitor builds the method's name on every node and walks the fields through
+    # generators; the same dispatch from a table per node class costs about half as much
+    # (``bench/bench_check.py``). A constant has nothing to visit.
+    _methods: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {}
+
+    def visit(self, node: ast.AST) -> Any:
+        cls = type(node)
+        method = self._methods.get(cls)
+        if method is None:
+            found: Callable[[Any, Any], Any] = getattr(
+                type(self), f"visit_{cls.__name__}", _Resolver.generic_visit
+            )
+            if found is ast.NodeVisitor.visit_Constant:
+                found = _visit_nothing
+            method = self._methods[cls] = found
+        return method(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+            elif isinstance(value, ast.AST):
+                self.visit(value)
 
     # --- names -----------------------------------------------------------------------
     def lookup(self, name: str) -> Binding | None:
@@ -111,7 +140,7 @@ class _Resolver(ast.NodeVisitor):
         gates = self.gates_ev
         gates.names.pop(name, None)
         gates.names.pop(f"{name}()", None)  # a helper function rebound
-        if value is None or not any(_may_read_the_version(n, gates.names) for n in ast.walk(value)):
+        if value is None or not any(_may_read_the_version(n, gates.names) for n in _walk(value)):
             return
         truth = gates.truth(value)
         self.drain_misordered()
@@ -418,6 +447,24 @@ class _Resolver(ast.NodeVisitor):
             self.bind_arguments(node.args)
             self.statements(node.body)
             self.scopes, self.mask, self.guarded = saved
+
+
+def _visit_nothing(visitor: _Resolver, node: ast.AST) -> None:
+    return None
+
+
+def _walk(node: ast.AST) -> Iterator[ast.AST]:
+    """``ast.walk``, depth first, without its generator per node."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
 
 
 def _may_read_the_version(node: ast.AST, tracked: dict[str, str | int]) -> bool:

@@ -1,4 +1,4 @@
-"""Arguments that contain themselves: found before JAX's flatten meets them.
+"""Arguments that contain themselves or nest too deeply: found before JAX's flatten meets them.
 
 JAX flattens the arguments of every jitted call, and of ``lower`` and ``trace``, in C++. On
 a self-containing argument (``L = [1]; L.append(L)``) jaxlib 0.4.13 overflows the C stack, a
@@ -8,20 +8,21 @@ broken (measured on 0.4.18, 0.6.0 and 0.12.0.1: it loses ``sys.stderr`` and exit
 status 1). No release can stage such an argument, so refusing it first is never stricter
 than JAX, and every jitted call, ``lower`` and ``trace`` refuse it on every release.
 
-The check costs next to nothing for the usual arguments: arrays and numbers hold nothing
-(:data:`ATOM_TYPES`), and a container is walked once without building any path
-(:func:`_reaches_a_part_twice`); only a container that reaches one of its parts twice, a
-cycle or a shared part, is walked again to name where the cycle closes.
+Nesting is the same story one level at a time: the flatten recurses in C++ through CPython's
+recursion check, so it stops where CPython stops C code (:func:`deepest_flattened`), with a
+bare RecursionError or SystemError that can leave JAX itself broken (JAX 0.8.0: the next
+jitted call fails with "'State' object has no attribute 'value'"), and on 0.4.13 far deeper
+with a segfault. An argument nested deeper than that is refused first too.
 
-On JAX 0.4.13 an argument nested 100,000 levels deep crashes the same way (from about the
-recursion limit on, that release raises RecursionError; far deeper, it crashes): there the
-calls also refuse nesting deeper than the recursion limit (``deepest``). Later releases
-flatten deeper than the limit (the newest lowers 1,200 levels) and raise an error of their
-own far deeper, so they are not refused there.
+The checks cost next to nothing for the usual arguments: arrays and numbers hold nothing
+(:data:`ATOM_TYPES`), and a container is walked once without building any path
+(:func:`_needs_a_closer_look`); only one that reaches a part twice (a cycle, or a shared
+part) or holds more containers than the flatten could nest is walked again to name where.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import jax
@@ -103,26 +104,56 @@ def _holds_nothing(value: Any) -> bool:
     return False
 
 
-def _reaches_a_part_twice(value: Any) -> bool:
-    """True when walking ``value`` meets one of its containers a second time: a cycle, or
-    a part shared by two places (which the path-naming walk then tells apart)."""
+def deepest_flattened() -> int:
+    """How many levels of nesting JAX's C++ flatten takes before CPython stops it (measured
+    with JAX 0.4.18-0.12.0.1): up to Python 3.11 the recursion limit, less the frames already
+    on the stack; on 3.12 the C recursion limit, 1,500 levels whatever the recursion limit
+    (about 1,494 from the top level); on 3.13, 10,000 (about 9,995)."""
+    if sys.version_info >= (3, 13):
+        return 10_000
+    if sys.version_info >= (3, 12):
+        return 1_500
+    return sys.getrecursionlimit()
+
+
+def _child_values(node: Any) -> Any:
+    cls = type(node)
+    if cls is dict:
+        return node.values()
+    if cls is list or cls is tuple:
+        return node
+    return [child for _, child in _children(node)]
+
+
+def _needs_a_closer_look(value: Any, deepest: int) -> bool:
+    """False when ``value`` surely holds no cycle and nests no deeper than ``deepest``: a
+    walk that meets no container twice, and meets no more containers than ``deepest`` (or,
+    meeting more, finds none that deep)."""
     seen: set[int] = set()
     stack = [value]
     while stack:
         node = stack.pop()
         if _holds_nothing(node):
             continue
-        cls = type(node)
-        if cls is dict:
-            children: Any = node.values()
-        elif cls is list or cls is tuple:
-            children = node
-        else:
-            children = [child for _, child in _children(node)]
         if id(node) in seen:
-            return True
+            return True  # a cycle, or a shared part
         seen.add(id(node))
-        stack.extend(children)
+        stack.extend(_child_values(node))
+    return len(seen) > deepest and _nested_deeper_than(value, deepest)
+
+
+def _nested_deeper_than(value: Any, deepest: int) -> bool:
+    """Whether a container of ``value`` (which holds no cycle) with children sits
+    ``deepest`` levels down or deeper, as ``_find_cycle`` counts."""
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if _holds_nothing(node):
+            continue
+        children = _child_values(node)
+        if depth >= deepest and children:
+            return True
+        stack.extend((child, depth + 1) for child in children)
     return False
 
 
@@ -131,12 +162,12 @@ def refuse_cycles(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     *,
-    deepest: int | None = None,
     static: tuple[tuple[int, ...], tuple[str, ...]] = ((), ()),
 ) -> None:
-    """Raise a ValueError naming the first argument that contains itself, if any; with
-    ``deepest``, a RecursionError for an argument nested more than that many levels. The
-    ``static`` positions and names are skipped: JAX hashes those and never flattens them."""
+    """Raise a ValueError naming the first argument that contains itself, if any, and a
+    RecursionError for one nested deeper than JAX's flatten goes. The ``static`` positions
+    and names are skipped: JAX hashes those and never flattens them."""
+    deepest = deepest_flattened()
     positions = {i if i >= 0 else len(args) + i for i in static[0]}
     for index, value in enumerate(args):
         if index not in positions and not _holds_nothing(value):
@@ -146,8 +177,8 @@ def refuse_cycles(
             _refuse(verb, name, value, deepest)
 
 
-def _refuse(verb: str, name: str, value: Any, deepest: int | None) -> None:
-    if deepest is None and not _reaches_a_part_twice(value):
+def _refuse(verb: str, name: str, value: Any, deepest: int) -> None:
+    if not _needs_a_closer_look(value, deepest):
         return
     found = _find_cycle(value, deepest)
     if found is None:
@@ -155,9 +186,11 @@ def _refuse(verb: str, name: str, value: Any, deepest: int | None) -> None:
     path, kind = found
     if kind is None:
         raise RecursionError(
-            f"jaxcompat.{verb}: {name} is nested more than {deepest} levels deep, the "
-            f"recursion limit: JAX {JAX_VERSION_STRING} cannot flatten it (deeper still, "
-            "its flatten crashes the interpreter). Nest it less deeply."
+            f"jaxcompat.{verb}: {name} is nested more than {deepest} levels deep, more than "
+            f"JAX {JAX_VERSION_STRING} can flatten on Python "
+            f"{sys.version_info.major}.{sys.version_info.minor} (its flatten raises an "
+            "internal error there, which can leave JAX broken, or crashes). Nest it less "
+            "deeply."
         )
     raise ValueError(
         f"jaxcompat.{verb}: {name}{path} refers back to an enclosing "

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import sys
 import types
 from collections.abc import Callable
 from typing import Any
@@ -89,8 +88,7 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return self.func(*args, **kwargs)
 
     def _refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        deepest = sys.getrecursionlimit() if self._jc_traits.flatten_overflows_when_deep else None
-        refuse_cycles(verb, args, kwargs, deepest=deepest, static=self._jc_static)
+        refuse_cycles(verb, args, kwargs, static=self._jc_static)
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:

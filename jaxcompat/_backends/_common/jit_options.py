@@ -44,9 +44,6 @@ class JitTraits:
         normalize_lowered: applied to every ``Lowered`` handed out.
         normalize_traced: applied to every native ``Traced`` handed out.
         translate_options: maps jaxcompat's option values to this release's ``jax.jit``.
-        flatten_overflows_when_deep: JAX's C++ flatten overflows the C stack, a segfault, on
-            an argument nested far deeper than the recursion limit (jaxlib 0.4.13; later
-            releases raise): jitted calls also refuse nesting deeper than the limit.
     """
 
     missing_options: Mapping[str, tuple[str, str]]
@@ -55,7 +52,6 @@ class JitTraits:
     normalize_lowered: Callable[[Any], Any]
     normalize_traced: Callable[[Any], Any] = lambda traced: traced
     translate_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda options: options
-    flatten_overflows_when_deep: bool = False
 
 
 def _is_empty(value: Any) -> bool:

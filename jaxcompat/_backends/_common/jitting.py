@@ -14,7 +14,6 @@ This module only routes what ``jit`` is given to the right one.
 from __future__ import annotations
 
 import functools
-import sys
 import types
 from collections.abc import Callable
 from typing import Any, cast
@@ -81,15 +80,12 @@ def make_jit(
             return target
         return Jitted(target, fun, {}, traits)
 
-    def deepest() -> int | None:
-        return sys.getrecursionlimit() if traits.flatten_overflows_when_deep else None
-
     def lower(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        refuse_cycles("lower", args, kwargs, deepest=deepest())
+        refuse_cycles("lower", args, kwargs)
         return stage_target(fun).lower(*args, **kwargs)
 
     def trace(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        refuse_cycles("trace", args, kwargs, deepest=deepest())
+        refuse_cycles("trace", args, kwargs)
         return stage_target(fun).trace(*args, **kwargs)
 
     return jit, lower, trace

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import sys
 import threading
 import types
 import weakref
@@ -65,9 +64,6 @@ class MethodJit:
         # cache), mapped to the key it was traced with: writing to self while being traced
         # does not force a retrace on the next call, as under jax.jit.
         self.aliases: dict[Any, Any] = {}
-        # The state is checked for cycles as it is split; the arguments, which JAX's flatten
-        # would crash on if they held themselves (``cycles``), on each call.
-        self.deep_nesting_crashes = traits.flatten_overflows_when_deep
         # The static arguments after self, which JAX never flattens (negative positions count
         # from the end either way).
         positions, names = static_arguments(fun, options)
@@ -94,8 +90,9 @@ class MethodJit:
             _calling.instance = None
 
     def refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        deepest = sys.getrecursionlimit() if self.deep_nesting_crashes else None
-        refuse_cycles(verb, args, kwargs, deepest=deepest, static=self.static_arguments)
+        """Refuse arguments JAX's flatten would crash on (``cycles``); the state is checked
+        for cycles as it is split."""
+        refuse_cycles(verb, args, kwargs, static=self.static_arguments)
 
     def _make_core(self) -> Callable[..., Any]:
         fun = self.fun
