@@ -20,6 +20,7 @@ from packaging.version import InvalidVersion, Version
 from .._surface import rows
 from ._api import JAXCOMPAT_MODULES, JAXCOMPAT_OWN, facts, stable_first_mask, stable_names
 from ._ranges import release_tuples
+from ._walk import walk
 
 __all__ = [
     "VERSION_PATHS",
@@ -131,7 +132,7 @@ class Evaluator:
 
     def is_version_gate(self, node: ast.expr) -> bool:
         """Whether `node` compares the JAX version (or is a name holding such a test)."""
-        for sub in ast.walk(node):
+        for sub in walk(node):
             if isinstance(sub, ast.Compare) and any(
                 self.version_kind(side) is not None for side in (sub.left, *sub.comparators)
             ):

@@ -22,6 +22,7 @@ from ._api import JAXCOMPAT_MODULES
 from ._files import LINE_END, char_column, source_lines
 from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
+from ._walk import walk
 
 __all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "rewrite_imports"]
 
@@ -156,14 +157,25 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edi
     return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
 
 
-def _private_readers(tree: ast.AST) -> set[str]:
+def _attributes_and_comparisons(tree: ast.AST) -> tuple[list[ast.Attribute], list[ast.Compare]]:
+    """Every attribute read and comparison in ``tree``, each list in walk order (one walk
+    serves both rewrites below)."""
+    attributes, comparisons = [], []
+    for node in walk(tree):
+        if isinstance(node, ast.Attribute):
+            attributes.append(node)
+        elif isinstance(node, ast.Compare):
+            comparisons.append(node)
+    return attributes, comparisons
+
+
+def _private_readers(attributes: list[ast.Attribute]) -> set[str]:
     """The names the file reads a private attribute through (``jax._src.core``): jaxcompat
     forwards no private name, so a port must leave such a name bound to JAX's module."""
     return {
         node.value.id
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
+        for node in attributes
+        if isinstance(node.value, ast.Name)
         and node.attr.startswith("_")
         and node.attr not in VERSION_ATTRIBUTES
     }
@@ -203,24 +215,29 @@ def _attribute_edit(node: ast.Attribute, lines: list[str], text: str) -> Edit:
     return Edit(node.end_lineno, end - len(node.attr), node.end_lineno, end, text)
 
 
-def _version_edits(tree: ast.AST, lines: list[str], names: set[str]) -> list[Edit]:
+def _version_edits(
+    attributes: list[ast.Attribute],
+    comparisons: list[ast.Compare],
+    lines: list[str],
+    names: set[str],
+) -> list[Edit]:
     """``jax.__version_info__`` -> ``jax.JAX_VERSION`` and ``jax.__version__`` ->
     ``jax.JAX_VERSION_STRING`` where ``jax`` is jaxcompat after the rewrite; and where such a
     string is ordered against a release written as a string (``jax.__version__ < "0.7.2"``,
     wrong from 0.10.0 on), the int tuples instead, ``JAX_VERSION`` against ``(0, 7, 2)``."""
 
-    def version_read(node: ast.expr, attributes: Collection[str]) -> bool:
+    def version_read(node: ast.expr, which: Collection[str]) -> bool:
         return (
             isinstance(node, ast.Attribute)
-            and node.attr in attributes
+            and node.attr in which
             and isinstance(node.value, ast.Name)
             and node.value.id in names
         )
 
     edits: list[Edit] = []
     ordered: set[int] = set()  # the reads rewritten as tuples
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+    for node in comparisons:
+        if len(node.ops) == 1:
             pair = (node.left, node.comparators[0])
             for read, release in (pair, pair[::-1]):
                 if (
@@ -234,12 +251,9 @@ def _version_edits(tree: ast.AST, lines: list[str], names: set[str]) -> list[Edi
                     edits.append(_attribute_edit(read, lines, "JAX_VERSION"))
                     edits.append(_constant_edit(release, lines))
                     ordered.add(id(read))
-        elif (
-            isinstance(node, ast.Attribute)
-            and version_read(node, VERSION_ATTRIBUTES)
-            and id(node) not in ordered
-        ):
-            edits.append(_attribute_edit(node, lines, VERSION_ATTRIBUTES[node.attr]))
+    for attribute in attributes:
+        if version_read(attribute, VERSION_ATTRIBUTES) and id(attribute) not in ordered:
+            edits.append(_attribute_edit(attribute, lines, VERSION_ATTRIBUTES[attribute.attr]))
     return edits
 
 
@@ -264,7 +278,12 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
     scope = (1 << len(rows())) - 1 if scope is None else scope
     lines = source_lines(source)
     imports = [s for s in every_statement(tree) if isinstance(s, ast.Import | ast.ImportFrom)]
-    private_readers = _private_readers(tree) if "._" in source else set()
+    reads_versions = "__version" in source or "JAX_VERSION_STRING" in source
+    if "._" in source or reads_versions:
+        attributes, comparisons = _attributes_and_comparisons(tree)
+    else:
+        attributes, comparisons = [], []  # nothing below looks at them
+    private_readers = _private_readers(attributes) if "._" in source else set()
     edits: list[Edit] = []
     for node in imports:
         if isinstance(node, ast.Import):
@@ -273,8 +292,9 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
             edit = _import_from_edit(node, lines, scope)
         if edit is not None:
             edits.append(edit)
-    if "__version" in source or "JAX_VERSION_STRING" in source:  # else skip the expressions
-        edits += _version_edits(tree, lines, _bound_to_jaxcompat(imports, private_readers))
+    if reads_versions:
+        names = _bound_to_jaxcompat(imports, private_readers)
+        edits += _version_edits(attributes, comparisons, lines, names)
     # Applied from the end, so that earlier positions stay valid.
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
         head = lines[edit.line - 1][: edit.column]

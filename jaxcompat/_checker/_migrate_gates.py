@@ -28,6 +28,7 @@ from ._files import LINE_END, char_column, source_lines
 from ._resolve import resolve_file
 from ._rules import dead_branch, replacing_branch
 from ._uses import Gate
+from ._walk import walk
 
 __all__ = ["every_statement", "remove_dead_branches"]
 
@@ -57,7 +58,7 @@ def _spans_lines(statements: list[ast.stmt]) -> bool:
         and node.end_lineno is not None
         and node.end_lineno != node.lineno
         for statement in statements
-        for node in ast.walk(statement)
+        for node in walk(statement)
     )
 
 

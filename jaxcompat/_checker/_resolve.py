@@ -10,7 +10,7 @@ code runs on: a version gate narrows its branches, a ``TYPE_CHECKING`` block run
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from .._surface import rows
@@ -25,6 +25,7 @@ from ._gates import (
 )
 from ._scopes import Binding, Scope, annotation_nodes, parameters
 from ._uses import CallInfo, Gate, Use
+from ._walk import walk
 
 __all__ = ["resolve_file"]
 
@@ -140,7 +141,7 @@ class _Resolver(ast.NodeVisitor):
         gates = self.gates_ev
         gates.names.pop(name, None)
         gates.names.pop(f"{name}()", None)  # a helper function rebound
-        if value is None or not any(_may_read_the_version(n, gates.names) for n in _walk(value)):
+        if value is None or not any(_may_read_the_version(n, gates.names) for n in walk(value)):
             return
         truth = gates.truth(value)
         self.drain_misordered()
@@ -451,20 +452,6 @@ class _Resolver(ast.NodeVisitor):
 
 def _visit_nothing(visitor: _Resolver, node: ast.AST) -> None:
     return None
-
-
-def _walk(node: ast.AST) -> Iterator[ast.AST]:
-    """``ast.walk``, depth first, without its generator per node."""
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        yield node
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                stack.extend(item for item in value if isinstance(item, ast.AST))
-            elif isinstance(value, ast.AST):
-                stack.append(value)
 
 
 def _may_read_the_version(node: ast.AST, tracked: dict[str, str | int]) -> bool:
