@@ -168,6 +168,8 @@ def resolve_argnums_argnames(
 ) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """Complete positions from names and names from positions, as ``jax.jit`` does."""
     positions, keywords = as_tuple(argnums), as_tuple(argnames)
+    if not positions and not keywords:
+        return (), ()  # nothing to complete: no signature to read (lower of a wrapper)
     parameters = _parameters(fun)
     if parameters is None:
         return positions, keywords
