@@ -166,6 +166,31 @@ def test_keeps_function_metadata():
     assert "documented" in repr(jitted)
 
 
+def test_repr_never_raises_as_under_jax_jit():
+    # JAX's own jit test (api_test JitTest.test_jit_repr_errors): the repr of a jitted
+    # callable whose own repr raises, or whose __wrapped__ was deleted, still works.
+    class Callable:
+        def __call__(self, x):
+            return x
+
+        def __repr__(self):
+            raise ValueError("invalid repr")
+
+    class Model:
+        def apply(self, x):
+            return x
+
+        def __repr__(self):
+            raise ValueError("invalid repr")
+
+    jitted = jaxcompat.jit(Callable())
+    assert repr(jitted) == "<jaxcompat.jit>"
+    del jitted.__wrapped__
+    assert repr(jitted) == "<jaxcompat.jit>"
+    assert repr(jaxcompat.jit(Model().apply)) == "<jaxcompat.jit>"
+    assert float(jitted(2.0)) == 2.0
+
+
 def test_jit_is_a_jaxcompat_object_that_calls_jax_own_jitted_function():
     # Never JAX's own object: on every release its flatten crashes the interpreter, or raises
     # an internal error, on an argument that holds itself (test_no_crash.py), so every call

@@ -133,10 +133,19 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return inspect.signature(self._jc_fun)
 
     def __repr__(self) -> str:
-        return f"<jaxcompat.jit of {self._jc_fun!r}>"
+        return jit_repr(lambda: repr(self._jc_fun))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (rebuild_jit, (self._jc_fun, self._jc_options))
+
+
+def jit_repr(describe: Callable[[], str]) -> str:
+    """``<jaxcompat.jit of ...>``, or ``<jaxcompat.jit>`` where the description fails (a
+    function whose ``repr`` raises): as JAX's jitted functions, a repr never raises."""
+    try:
+        return f"<jaxcompat.jit of {describe()}>"
+    except Exception:
+        return "<jaxcompat.jit>"
 
 
 def rebuild_jit(fun: Callable[..., Any], options: dict[str, Any]) -> Any:
@@ -169,7 +178,7 @@ class WithInstance:
         return self._jitted.eval_shape(self.__self__, *args, **kwargs)
 
     def __repr__(self) -> str:
-        return f"<jaxcompat.jit of {self.__wrapped__!r}>"
+        return jit_repr(lambda: repr(self.__wrapped__))
 
 
 def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Jitted:

@@ -34,7 +34,7 @@ import numpy as np
 
 from . import instance_state
 from .cycles import ATOM_TYPES, refuse_cycles
-from .jit_object import make_plain_jit, rebuild_jit
+from .jit_object import jit_repr, make_plain_jit, rebuild_jit
 from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames, static_arguments
 from .shadow import shadow_for_trace
 
@@ -269,7 +269,7 @@ class JittedMethod:
             self._plain.clear_cache()
 
     def __repr__(self) -> str:
-        return f"<jaxcompat.jit of {self._fun!r}>"
+        return jit_repr(lambda: repr(self._fun))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (rebuild_jit, (self._fun, self._options))
@@ -402,7 +402,7 @@ class BoundJitted:
         self._method.clear_cache()
 
     def __repr__(self) -> str:
-        return f"<jaxcompat.jit of bound method {self.__qualname__} of {self.__self__!r}>"
+        return jit_repr(lambda: f"bound method {self.__qualname__} of {self.__self__!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (rebuild_jit, (self.__wrapped__, _unbound_options(self._method.options)))
