@@ -20,7 +20,7 @@ from typing import Any
 import jax
 
 from .aot import trace_by_closure
-from .cycles import ATOM_TYPES, refuse_cycles
+from .cycles import refuse_cycles
 from .jit_options import JitTraits, static_arguments
 
 PjitFunction: type = type(jax.jit(lambda x: x))
@@ -78,13 +78,7 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return self
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        for value in args:
-            if type(value) not in ATOM_TYPES:
-                self._refuse_cycles("jit", args, kwargs)
-                break
-        else:
-            if kwargs:
-                self._refuse_cycles("jit", (), kwargs)
+        refuse_cycles("jit", args, kwargs, static=self._jc_static)
         return self.func(*args, **kwargs)
 
     def _refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

@@ -33,7 +33,7 @@ import jax
 import numpy as np
 
 from . import instance_state
-from .cycles import ATOM_TYPES, refuse_cycles
+from .cycles import refuse_cycles
 from .jit_object import jit_repr, make_plain_jit, rebuild_jit
 from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames, static_arguments
 from .shadow import shadow_for_trace
@@ -348,13 +348,7 @@ class BoundJitted:
         # MethodJit.call, inlined: this is the hot path of every method call.
         method = self._method
         instance = self.__self__
-        for value in args:  # arrays and numbers, the usual arguments, hold nothing
-            if type(value) not in ATOM_TYPES:
-                method.refuse_cycles("jit", args, kwargs)
-                break
-        else:
-            if kwargs:
-                method.refuse_cycles("jit", (), kwargs)
+        refuse_cycles("jit", args, kwargs, static=method.static_arguments)
         arrays, key = method.splitter.split(instance)
         if method.aliases:
             key = method.aliases.get(key, key)
