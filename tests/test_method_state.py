@@ -663,3 +663,108 @@ def test_private_attributes_are_read_under_their_stored_names():
     np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 2.0))
     model.set(jnp.full(2, 3.0), 5.0)
     np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 15.0))
+
+
+class Knob:
+    """Mutable, yet hashed and compared by its own value: it can change in place unseen."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return isinstance(other, Knob) and other.value == self.value
+
+    def __hash__(self):
+        return hash(self.value)
+
+
+@jax.tree_util.register_pytree_node_class
+class Box:
+    """A registered pytree node whose static part changes in place."""
+
+    def __init__(self, w, scale):
+        self.w, self.scale = w, scale
+
+    def tree_flatten(self):
+        return (self.w,), self.scale
+
+    @classmethod
+    def tree_unflatten(cls, scale, children):
+        return cls(children[0], scale)
+
+
+class Slotted:
+    __slots__ = ("scale",)
+
+    def __init__(self, scale):
+        self.scale = scale
+
+
+class Settings:
+    """Each attribute a different kind of node, one level below self."""
+
+    def __init__(self):
+        self.table = {"a": 1.0, "b": 2.0}
+        self.terms = [1.0, 2.0]
+        self.knob = Knob(1.0)
+        self.box = Box(jnp.ones(2), 1.0)
+        self.slotted = Slotted(1.0)
+        self.dtype = np.dtype(np.float32)
+        self.tags = {"a"}
+
+
+class Configured:
+    def __init__(self):
+        self.w = jnp.ones(2)
+        self.settings = Settings()
+
+    def plain(self, x):
+        s = self.settings
+        total = sum(s.table.values()) * len(s.table) + sum(s.terms) + s.knob.value
+        total = total + s.box.scale + s.slotted.scale + len(s.tags)
+        return (self.w * x * total + s.box.w).astype(s.dtype)
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.plain(x)
+
+
+IN_PLACE = {
+    "a dict key swapped for another, same size": lambda s: (
+        s.table.pop("a"),
+        s.table.__setitem__("c", 5.0),
+    ),
+    "a list item replaced by a different number": lambda s: s.terms.__setitem__(0, 4.0),
+    "a value-compared object changed in place": lambda s: setattr(s.knob, "value", 6.0),
+    "a pytree node's static part changed in place": lambda s: setattr(s.box, "scale", 3.0),
+    "a pytree node's array replaced": lambda s: setattr(s.box, "w", jnp.full(2, 2.0)),
+    "a slot rebound": lambda s: setattr(s.slotted, "scale", 4.0),
+    "a dtype replaced": lambda s: setattr(s, "dtype", np.dtype(np.float16)),
+    "a set changed in place": lambda s: s.tags.add("b"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(IN_PLACE))
+def test_changes_below_unchanged_attributes_are_seen_call_after_call(change):
+    # The first calls reuse their split of the state; the change must still be seen.
+    model = Configured()
+    for _ in range(3):
+        before = model.apply(1.0)
+        np.testing.assert_array_equal(before, model.plain(1.0))
+    IN_PLACE[change](model.settings)
+    for _ in range(3):
+        after = model.apply(1.0)
+        np.testing.assert_array_equal(after, model.plain(1.0))
+        assert after.dtype == model.plain(1.0).dtype
+
+
+def test_a_shared_part_that_leads_back_to_another_instance_is_walked_for_each():
+    first, second = Parent(), Parent()
+    second.child = first.child  # second's child leads back to first, not to second
+    second.scale = 3.0
+    for _ in range(2):
+        np.testing.assert_allclose(first.apply(1.0), jnp.full(2, 2.0))
+        np.testing.assert_allclose(second.apply(1.0), jnp.full(2, 2.0))
+    first.scale = 5.0
+    np.testing.assert_allclose(second.apply(1.0), jnp.full(2, 5.0))
+    np.testing.assert_allclose(first.apply(1.0), jnp.full(2, 5.0))

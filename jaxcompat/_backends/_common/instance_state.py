@@ -31,7 +31,13 @@ from .state_walk import (
     kind,
     read_state,
     slot_names,
+    unchanged,
 )
+
+#: (class, attribute names, attribute values, guards, split): see ``StateSplitter._last``.
+_LastSplit = tuple[
+    type, tuple[str, ...], tuple[Any, ...], tuple[Any, ...], tuple[tuple[Any, ...], Any]
+]
 
 
 def _picker(indices: list[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
@@ -82,11 +88,11 @@ class StateSplitter:
         # Per class of instance: the attributes the method can read (None: any).
         self._reads: dict[type, tuple[str, ...] | None] = {}
         self._layouts: dict[tuple[Any, ...], Layout] = {}
-        # The last split of state made only of arrays, atoms and plain tuples of them,
-        # which cannot change in place: the very same attribute objects give the very same
-        # split (and key, which JAX then matches by identity). Replaced whole, so threads
-        # never see half of one.
-        self._last_immutable: tuple[type, tuple[str, ...], tuple[Any, ...], Any] | None = None
+        # The last split, with what it holds under: the very same attribute objects, and
+        # every mutable node below them holding the very same children (``unchanged``),
+        # give the very same split (and key, which JAX then matches by identity). Replaced
+        # whole, so threads never see half of one.
+        self._last: _LastSplit | None = None
 
     def split(self, instance: Any) -> tuple[tuple[Any, ...], Any]:
         cls = type(instance)
@@ -99,14 +105,15 @@ class StateSplitter:
         read = self.attributes_read(cls)
         if read is not None:
             state = {name: state[name] for name in read if name in state}
-        last = self._last_immutable
+        last = self._last
         if (
             last is not None
             and last[0] is cls
             and last[1] == tuple(state)
             and all(map(operator.is_, last[2], state.values()))
+            and (not last[3] or unchanged(last[3]))
         ):
-            return last[3]  # type: ignore[no-any-return]
+            return last[4]
         names = tuple(state)
         values = tuple(state.values())
         layout_key = (cls, names, tuple(map(type, values)))
@@ -118,9 +125,9 @@ class StateSplitter:
         arrays = layout.pick_arrays(values)
         if not layout.nested:
             split = arrays, (layout, layout.pick_atoms(values))
-            self._last_immutable = (cls, names, values, split)
+            self._last = (cls, names, values, (), split)
             return split
-        walk = Walk(instance)
+        walk = Walk(instance, guarding=True)
         walk.arrays.extend(arrays)
         entries = tuple(
             describe(values[i], walk, ("self", OBJECT, names[i]), 1) for i in layout.nested
@@ -134,8 +141,11 @@ class StateSplitter:
             tuple(walk.arrays),
             (layout, layout.pick_atoms(values), entries),
         )
-        if all(_deeply_immutable(values[i]) for i in layout.nested):
-            self._last_immutable = (cls, names, values, walked)  # tuples of arrays, say
+        # A walk that reached self again keys on self itself (a back-reference), so it
+        # holds for this instance alone; one that met a value that can change in place
+        # without its parent seeing it has no guards.
+        if walk.guards is not None and not walk.reached_root:
+            self._last = (cls, names, values, tuple(walk.guards), walked)
         return walked
 
     def attributes_read(self, cls: type) -> tuple[str, ...] | None:
@@ -145,13 +155,6 @@ class StateSplitter:
         except KeyError:
             read = self._reads[cls] = attributes_read(self._method, cls)
             return read
-
-
-def _deeply_immutable(value: Any) -> bool:
-    """A plain tuple of arrays, atoms and such tuples: the same object splits the same way."""
-    return type(value) is tuple and all(
-        kind(item) is ARRAY or kind(item) is ATOM or _deeply_immutable(item) for item in value
-    )
 
 
 _ROOT_KINDS: dict[type, int] = {}

@@ -20,8 +20,10 @@ state the method never reads costs nothing and raises nothing.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import logging
+import operator
 import types
 from typing import Any
 
@@ -55,6 +57,10 @@ _IDENTITY_TYPES = (
     logging.LoggerAdapter,
     logging.Handler,
 )
+
+# Values compared by their own == that cannot change in place: the very same object always
+# gives the same static-key entry, so a split that met only these can be reused (see guards).
+_IMMUTABLE_VALUE_TYPES = (np.dtype, np.generic, enum.Enum)
 
 _ARRAY_MARK = "array"  # where an array sits, in a static key
 _REF = "ref"  # an object met before in the same walk: (_REF, its visit number)
@@ -226,9 +232,16 @@ def no_value_reason(value: Any) -> str:
 class Walk:
     """One walk through an instance's state: the arrays met, and the nodes visited."""
 
-    __slots__ = ("arrays", "class_state", "counts", "reached_root", "refs", "seen")
+    __slots__ = ("arrays", "class_state", "counts", "guards", "reached_root", "refs", "seen")
 
-    def __init__(self, root: Any, *, class_state: bool = False, counting: bool = False) -> None:
+    def __init__(
+        self,
+        root: Any,
+        *,
+        class_state: bool = False,
+        counting: bool = False,
+        guarding: bool = False,
+    ) -> None:
         self.arrays: list[Any] = []
         self.seen: dict[int, int] = {id(root): 0}
         # Back-references and values with no value to compare: each needs a stand-in (a
@@ -242,6 +255,10 @@ class Walk:
         # Per visited node (by id): the arrays and stand-ins below it. Only shadow() asks,
         # to know which objects need a copy while tracing.
         self.counts: dict[int, int] | None = {} if counting else None
+        # Per mutable node visited: (node, kind, structure, children), the guards under which
+        # this walk's result still holds (see ``unchanged``). None once the walk meets a
+        # value whose key entry can change while the object stays the same.
+        self.guards: list[tuple[Any, int, Any, tuple[Any, ...]]] | None = [] if guarding else None
 
 
 class _Same:
@@ -296,6 +313,7 @@ def describe(value: Any, walk: Walk, path: Path, depth: int) -> Any:
     if value_kind is IDENTITY:
         return value
     if value_kind is SET:
+        walk.guards = None  # a set's items can change in place
         try:
             return (type(value), frozenset(value))
         except Exception as error:
@@ -303,6 +321,8 @@ def describe(value: Any, walk: Walk, path: Path, depth: int) -> Any:
     if value_kind is VALUE:
         value_kind = value_kind_of(value)
         if value_kind is VALUE:
+            if not isinstance(value, _IMMUTABLE_VALUE_TYPES):
+                walk.guards = None  # its own == may change as it changes in place
             return (type(value), value)
     if value_kind is NO_VALUE:
         if walk.class_state:
@@ -322,6 +342,11 @@ def describe(value: Any, walk: Walk, path: Path, depth: int) -> Any:
         )
     walk.seen[id(value)] = len(walk.seen)
     structure, children = children_of(value, value_kind, path)
+    if walk.guards is not None:
+        if value_kind is PYTREE:
+            walk.guards = None  # its flatten decides, and may differ on the same object
+        elif value_kind is not TUPLE:  # a tuple's children are fixed: its own are guarded
+            walk.guards.append((value, value_kind, structure, tuple(children)))
     child_types = tuple(map(type, children))
     if ATOMIC_TYPES.issuperset(child_types):  # only atoms below: compared in one go, in C
         entries: Any = (tuple(children), child_types)
@@ -338,3 +363,24 @@ def describe(value: Any, walk: Walk, path: Path, depth: int) -> Any:
         if walk.counts is not None:
             walk.counts[id(value)] = len(walk.arrays) + walk.refs - before
     return (value_kind, type(value), structure, entries)
+
+
+def unchanged(guards: tuple[tuple[Any, int, Any, tuple[Any, ...]], ...]) -> bool:
+    """Whether every node a walk visited still holds the very same children (by identity)
+    under the same structure: then the walk would give the same arrays and the same key.
+
+    Checking costs one pass over the nodes' children, in C, where the walk describes them.
+    """
+    for node, node_kind, structure, children in guards:
+        if node_kind is LIST:
+            if len(node) != len(children) or not all(map(operator.is_, node, children)):
+                return False
+            continue
+        state = node if node_kind is DICT else read_state(node)
+        if (
+            len(state) != len(children)
+            or not all(map(operator.is_, state.values(), children))
+            or tuple(state) != structure
+        ):
+            return False
+    return True
