@@ -20,7 +20,6 @@ from typing import Any, cast
 
 import jax
 
-from .cycles import refuse_cycles
 from .jit_object import Jitted, PjitFunction, WithInstance, defined_in_class_body, make_plain_jit
 from .jit_options import JitTraits, check_against_signature, check_options, self_is_static
 from .method_binding import (
@@ -80,12 +79,12 @@ def make_jit(
             return target
         return Jitted(target, fun, {}, traits)
 
+    # Every stage target's lower/trace refuses arguments that contain themselves, skipping
+    # its static arguments as JAX does.
     def lower(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        refuse_cycles("lower", args, kwargs)
         return stage_target(fun).lower(*args, **kwargs)
 
     def trace(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        refuse_cycles("trace", args, kwargs)
         return stage_target(fun).trace(*args, **kwargs)
 
     return jit, lower, trace
