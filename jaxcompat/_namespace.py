@@ -7,6 +7,8 @@
 2. a name of the stable-name table (``jaxcompat/_stable_names/``) resolves to the first of
    its sources that the installed JAX has, and raises an AttributeError that names the first
    JAX release with it where there is none;
+   (2 and 4) a function whose newest signature has a keyword that the installed release's
+   function lacks is wrapped once to take it (``_backports/keywords.py``);
 3. a mirrored submodule (``jaxcompat.numpy``) is imported;
 4. anything else is the installed JAX's own object (``jaxcompat.vmap is jax.vmap``), so it
    costs nothing per call and behaves exactly as JAX does on that release.
@@ -42,6 +44,11 @@ def _table() -> dict[str, StableName]:
     from ._stable_names import by_path
 
     return by_path()
+
+
+def _keywords() -> ModuleType:
+    # Newest keywords on older releases; imported on the first lookup, not at import.
+    return importlib.import_module("jaxcompat._backports.keywords")
 
 
 def _names_under(prefix: str) -> set[str]:
@@ -175,8 +182,9 @@ def _lookup(public_name: str, name: str) -> tuple[Any, bool]:
     jax_module_name, submodules = MIRRORED[public_name]
     prefix = public_name.removeprefix("jaxcompat").lstrip(".")
     path = f"{prefix}.{name}" if prefix else name
+    jax_path = f"{jax_module_name}.{name}"
     if path in _table():
-        return resolve(path), True
+        return _keywords().accept_newest_keywords(path, jax_path, resolve(path)), True
     if name in submodules:
         return importlib.import_module(f"{public_name}.{name}"), True
     if public_name == "jaxcompat" and name == "_src":
@@ -192,10 +200,19 @@ def _lookup(public_name: str, name: str) -> tuple[Any, bool]:
         except ImportError:  # e.g. jax.tree before 0.4.25
             pass
         else:
-            if name in vars(jax_module):
+            namespace = vars(jax_module)
+            if name in namespace:
+                found = namespace[name]
+                if name in _keywords().names_to_adapt(jax_module_name):
+                    # Given the newest keywords once; the wrapper reads JAX's module on
+                    # every call, so a patch of it is still seen.
+                    adapted = _keywords().accept_newest_keywords(
+                        path, jax_path, found, lambda: namespace.get(name, found)
+                    )
+                    return adapted, True
                 # Not cached: read from JAX's module on every access, so a patch of it
                 # (``mock.patch("jax.pmap", ...)``, as chex's fake_pmap does) is seen here too.
-                return vars(jax_module)[name], False
+                return found, False
             try:
                 # JAX's own __getattr__: deprecated names warn as they do in JAX. Not cached,
                 # so they keep warning as JAX's do.
@@ -236,7 +253,8 @@ def mirror(
             return jax_namespace[name]
         with _LOCK:
             if not decided_here:
-                decided_here.update(_names_under(prefix), submodules)
+                adapted = _keywords().names_to_adapt(jax_module_name)
+                decided_here.update(_names_under(prefix), submodules, adapted)
             if name in module_globals:  # another thread resolved it meanwhile
                 return module_globals[name]
             found, cacheable = _lookup(public_name, name)

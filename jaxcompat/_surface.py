@@ -39,6 +39,7 @@ from typing import Any, TypedDict, cast
 
 __all__ = [
     "FORMAT",
+    "added_parameters",
     "first_row_with_status",
     "importable",
     "modules",
@@ -181,6 +182,42 @@ def signature_runs(path: str) -> tuple[tuple[str, str | None], ...]:
 def signature_at(path: str, release: str) -> str | None:
     """The signature string of the callable at `path` on `release`, or None."""
     return cast("str | None", _at(_data()["signatures"].get(path, []), release))
+
+
+def parameter_names(signature: str) -> list[str]:
+    """The parameter names in a signature string, ``*args``/``**kwargs`` and markers left out."""
+    return [part.partition("=")[0] for part in signature.split(",") if part and part[0] not in "*/"]
+
+
+def added_parameters(data: Any = None) -> dict[str, tuple[str, dict[str, str]]]:
+    """Per callable whose newest signature has parameters some older row lacks:
+    ``(newest signature, {parameter: first release whose signature names it})``.
+
+    A parameter counts only where the signature names it: an old ``**kwargs`` may route a
+    keyword elsewhere. This is what ``_data/newest_keywords.json`` holds (`nox -s
+    api_surface` writes both), so that resolving a name need not read this file. ``data``:
+    the surface data to read (by default the packaged file).
+    """
+    surface = data if data is not None else _data()
+    releases = surface["rows"]
+    found: dict[str, tuple[str, dict[str, str]]] = {}
+    for path, runs in surface["signatures"].items():
+        newest = runs[-1][1]
+        if newest is None or len(runs) == 1:  # one signature on every row
+            continue
+        added: dict[str, str] = {}
+        for name in parameter_names(newest):
+            first = None
+            for index, signature in runs:  # the first run of the last stretch that names it
+                if signature is not None and name in parameter_names(signature):
+                    first = first if first is not None else index
+                else:
+                    first = None
+            if first:  # 0: every row names it
+                added[name] = releases[first]
+        if added:
+            found[path] = (newest, added)
+    return found
 
 
 def signature_string(obj: object) -> str | None:

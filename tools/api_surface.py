@@ -324,6 +324,16 @@ def merge(results: Path, matrix: Path) -> dict[str, Any]:
     return {"format": FORMAT, "rows": rows, "modules": modules, "signatures": signatures}
 
 
+def newest_keywords_text(data: dict[str, Any]) -> str:
+    """``_data/newest_keywords.json``: the parameters each callable's newest signature added
+    (``_surface.added_parameters``), so that resolving a name reads this small file only."""
+    callables = _surface.added_parameters(data)
+    text = json.dumps(
+        {"format": FORMAT, "callables": callables}, separators=(",", ":"), sort_keys=True
+    )
+    return text + "\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--probe", action="store_true", help="record the installed JAX")
@@ -342,6 +352,10 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text + "\n")
     print(f"wrote {args.out} ({len(text) // 1024} KiB)")
+    if args.merge:
+        keywords = args.out.parent / "newest_keywords.json"
+        keywords.write_text(newest_keywords_text(data))
+        print(f"wrote {keywords}")
     return 0
 
 

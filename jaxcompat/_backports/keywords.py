@@ -1,0 +1,166 @@
+"""Newest keywords on releases whose function lacks them, built from one shared wrapper.
+
+Which parameters of a callable's newest signature the installed release's own function lacks
+comes from ``_data/newest_keywords.json``; what each becomes, from the rules in
+``_stable_names/keywords.py``. :func:`accept_newest_keywords` wraps the release's function
+once per name, on first lookup (``_namespace``), so that a call written for the newest JAX
+works: the default value is the same as leaving the keyword out, any other value is a clear
+TypeError. Where the release's function names the parameter, JAX's own object is kept.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from .._dispatch import installed_release_in
+from .._stable_names.keywords import KEYWORD_RULES, KeywordRule
+from .._version import JAX_VERSION_STRING
+
+__all__ = ["accept_newest_keywords", "keywords_to_adapt", "names_to_adapt"]
+
+_RULES: dict[str, KeywordRule] = {rule.parameter: rule for rule in KEYWORD_RULES}
+
+
+@functools.cache
+def _added() -> dict[str, tuple[str, dict[str, str]]]:
+    """``{jax path: (newest signature, {parameter: first release})}``, see ``_surface``."""
+    text = (resources.files("jaxcompat") / "_data" / "newest_keywords.json").read_text("utf-8")
+    found: dict[str, tuple[str, dict[str, str]]] = json.loads(text)["callables"]
+    return found
+
+
+def keywords_to_adapt(jax_path: str) -> dict[str, str]:
+    """The ruled parameters of ``jax_path``'s newest signature that the installed release
+    predates: ``{parameter: first release that names it}``."""
+    entry = _added().get(jax_path)
+    if entry is None:
+        return {}
+    return {
+        parameter: first
+        for parameter, first in entry[1].items()
+        if parameter in _RULES and not installed_release_in(f">={first}")
+    }
+
+
+def names_to_adapt(jax_module: str) -> set[str]:
+    """The names directly in ``jax_module`` with a newest keyword to adapt on this release."""
+    prefix = f"{jax_module}."
+    return {
+        path[len(prefix) :]
+        for path in _added()
+        if path.startswith(prefix) and "." not in path[len(prefix) :] and keywords_to_adapt(path)
+    }
+
+
+def _positional_names(signature: str) -> list[str]:
+    """The parameters a signature string lets be passed by position, in order."""
+    names = []
+    for part in signature.split(","):
+        if part == "*" or part.startswith("*"):
+            break
+        if part and part != "/":
+            names.append(part.partition("=")[0])
+    return names
+
+
+def accept_newest_keywords(
+    public_path: str, jax_path: str, function: Any, current: Callable[[], Any] | None = None
+) -> Any:
+    """``function`` taking every ruled newest parameter it lacks, or ``function`` itself.
+
+    ``current`` gives the function to call on each call (JAX's module attribute, read then,
+    so that a patch of it is seen); by default ``function``.
+    """
+    wanted = keywords_to_adapt(jax_path)
+    if not wanted or not callable(function):
+        return function
+    try:
+        own = inspect.signature(function)
+    except (TypeError, ValueError):
+        return function
+    missing = {p: first for p, first in wanted.items() if p not in own.parameters}
+    if not missing:
+        return function
+    newest_signature = _added()[jax_path][0]
+    kinds = [p.kind for p in own.parameters.values()]
+    own_positional = [
+        p.name
+        for p in own.parameters.values()
+        if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    newest_positional = _positional_names(newest_signature)
+    # Missing parameters that the newest signature takes by position right after the ones
+    # this release's function takes (conv_general_dilated's out_sharding, say).
+    by_position: list[str] = []
+    if (
+        inspect.Parameter.VAR_POSITIONAL not in kinds
+        and newest_positional[: len(own_positional)] == own_positional
+    ):
+        for name in newest_positional[len(own_positional) :]:
+            if name not in missing:
+                break
+            by_position.append(name)
+    call = current or (lambda: function)
+    count = len(own_positional)
+
+    @functools.wraps(function)
+    def adapted(*args: Any, **kwargs: Any) -> Any:
+        if by_position and len(args) > count:
+            extra, args = (
+                args[count : count + len(by_position)],
+                args[:count] + args[count + len(by_position) :],
+            )
+            for name, value in zip(by_position, extra, strict=False):
+                if name in kwargs:
+                    raise TypeError(
+                        f"jaxcompat.{public_path}() got multiple values for argument {name!r}"
+                    )
+                kwargs[name] = value
+        for name, first in missing.items():
+            if name in kwargs:
+                value = kwargs.pop(name)
+                rule = _RULES[name]
+                if value is not rule.default:
+                    raise TypeError(
+                        f"jaxcompat.{public_path}({name}=...) needs JAX {first} or newer: JAX "
+                        f"{JAX_VERSION_STRING} {rule.reason} (its {jax_path} has no {name} "
+                        f"parameter). Pass {name}={rule.default!r}, the default, or leave it "
+                        "out; or upgrade JAX."
+                    )
+        return call()(*args, **kwargs)
+
+    adapted.__signature__ = _newest_signature(own, missing, by_position)  # type: ignore[attr-defined]
+    return adapted
+
+
+def _newest_signature(
+    own: inspect.Signature, missing: dict[str, str], by_position: list[str]
+) -> inspect.Signature:
+    """``own`` with the missing parameters added where the newest signature has them."""
+    parameters = list(own.parameters.values())
+    positional_end = sum(
+        p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        for p in parameters
+    )
+    for offset, name in enumerate(by_position):
+        parameters.insert(
+            positional_end + offset,
+            inspect.Parameter(
+                name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=_RULES[name].default
+            ),
+        )
+    keyword_end = len(parameters) - (
+        parameters[-1].kind is inspect.Parameter.VAR_KEYWORD if parameters else 0
+    )
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=_RULES[name].default)
+        for name in missing
+        if name not in by_position
+    ]
+    parameters[keyword_end:keyword_end] = added
+    return own.replace(parameters=parameters)

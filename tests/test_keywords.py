@@ -1,0 +1,134 @@
+"""Newest keywords on every row: every ruled (callable, parameter) pair of the newest JAX is
+accepted by jaxcompat's object, the default is the same as leaving it out, and any other
+value is honoured (the release's own function names it) or a clear error."""
+
+import importlib
+import inspect
+import json
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcompat
+from jaxcompat import _namespace, _surface
+from jaxcompat._backports import keywords
+from jaxcompat._stable_names.keywords import KEYWORD_RULES
+
+from ._helpers import ROOT
+
+RULED = {rule.parameter for rule in KEYWORD_RULES}
+
+
+def _mirrored_callables():
+    """(jaxcompat module, name, jax path, ruled parameters) for every mirrored callable whose
+    newest signature has a ruled parameter that some row's function lacks."""
+    modules = {jax_module: public for public, (jax_module, _) in _namespace.MIRRORED.items()}
+    pairs = []
+    for path, (_, added) in sorted(_surface.added_parameters().items()):
+        module, _, name = path.rpartition(".")
+        ruled = sorted(set(added) & RULED)
+        if module in modules and ruled and not name.startswith("_"):
+            pairs.append((modules[module], name, path, ruled))
+    return pairs
+
+
+CALLABLES = _mirrored_callables()
+
+
+def test_the_shipped_keyword_data_is_derived_from_the_surface_data():
+    # Stale data fails here: `nox -s api_surface` writes both files.
+    shipped = json.loads((ROOT / "jaxcompat" / "_data" / "newest_keywords.json").read_text())
+    assert shipped["format"] == _surface.FORMAT
+    derived = json.loads(json.dumps(_surface.added_parameters()))
+    assert shipped["callables"] == derived
+
+
+def test_every_ruled_pair_is_enumerated():
+    assert len(CALLABLES) > 60  # out_sharding alone is on more than 60 mirrored callables
+    assert ("jaxcompat.numpy", "zeros", "jax.numpy.zeros", ["out_sharding"]) in CALLABLES
+
+
+@pytest.mark.parametrize(("public", "name", "path", "ruled"), CALLABLES)
+def test_every_ruled_newest_parameter_is_accepted_by_name(public, name, path, ruled):
+    stable_path = f"{public.removeprefix('jaxcompat')}.{name}".lstrip(".")
+    if stable_path in _namespace._table() and not hasattr(importlib.import_module(public), name):
+        return  # a name this row cannot have: an AttributeError naming its first release
+    found = getattr(importlib.import_module(public), name)
+    parameters = inspect.signature(found).parameters
+    newest = _surface.parameter_names(_surface.added_parameters()[path][0])
+    for parameter in ruled:
+        assert parameter in parameters, (path, parameter)
+        assert parameters[parameter].default is None
+    # Same order as the newest signature, wherever both name the parameter.
+    assert [p for p in parameters if p in newest] == [p for p in newest if p in parameters]
+    if stable_path not in _namespace._table():
+        own = getattr(importlib.import_module(path.rpartition(".")[0]), name)
+        # JAX's own object wherever its signature names every ruled parameter.
+        assert (found is own) == (not keywords.keywords_to_adapt(path)), path
+
+
+KEY = jax.random.PRNGKey(0)
+CONV_ARGS = (jnp.ones((1, 1, 4, 4)), jnp.ones((1, 1, 2, 2)), (1, 1), "VALID")
+
+# (call with out_sharding=None added, the same call without it)
+DEFAULT_IS_LEFT_OUT = {
+    "numpy.zeros": lambda **k: jaxcompat.numpy.zeros((2, 3), jnp.int32, **k),
+    "numpy.arange": lambda **k: jaxcompat.numpy.arange(5, **k),
+    "numpy.full_like": lambda **k: jaxcompat.numpy.full_like(jnp.ones(3), 7.0, **k),
+    "numpy.repeat": lambda **k: jaxcompat.numpy.repeat(jnp.arange(3), 2, **k),
+    "numpy.einsum": lambda **k: jaxcompat.numpy.einsum("i,i->", jnp.arange(3.0), jnp.ones(3), **k),
+    "lax.broadcast_in_dim": lambda **k: jaxcompat.lax.broadcast_in_dim(
+        jnp.arange(2.0), (3, 2), (1,), **k
+    ),
+    "lax.dot_general": lambda **k: jaxcompat.lax.dot_general(
+        jnp.ones((2, 3)), jnp.ones((3, 4)), (((1,), (0,)), ((), ())), **k
+    ),
+    "random.uniform": lambda **k: jaxcompat.random.uniform(KEY, (3,), **k),
+    "random.permutation": lambda **k: jaxcompat.random.permutation(KEY, 5, **k),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEFAULT_IS_LEFT_OUT))
+def test_out_sharding_none_is_the_call_without_it(name):
+    call = DEFAULT_IS_LEFT_OUT[name]
+    with_default, without = call(out_sharding=None), call()
+    assert with_default.dtype == without.dtype
+    np.testing.assert_array_equal(with_default, without)
+    jitted = jax.jit(lambda: call(out_sharding=None))()
+    np.testing.assert_array_equal(jitted, without)
+
+
+def test_out_sharding_none_differentiates_and_vmaps():
+    def f(a):
+        return jaxcompat.numpy.einsum("i,i->", a, a, out_sharding=None)
+
+    np.testing.assert_allclose(jax.grad(f)(jnp.arange(3.0)), [0.0, 2.0, 4.0])
+    np.testing.assert_allclose(jax.vmap(f)(jnp.ones((2, 3))), [3.0, 3.0])
+
+
+def test_a_parameter_the_newest_takes_by_position_is_accepted_there():
+    # conv_general_dilated's out_sharding is its twelfth positional parameter.
+    options = (None, None, None, 1, 1, None, None)  # lhs_dilation ... preferred_element_type
+    positional = jaxcompat.lax.conv_general_dilated(*CONV_ARGS, *options, None)
+    np.testing.assert_array_equal(positional, jax.lax.conv_general_dilated(*CONV_ARGS))
+
+
+def test_a_value_the_release_cannot_honour_is_an_error_naming_the_first_release():
+    first = keywords.keywords_to_adapt("jax.numpy.zeros").get("out_sharding")
+    if first is None:
+        pytest.skip(f"JAX {jaxcompat.JAX_VERSION_STRING}'s jax.numpy.zeros takes out_sharding")
+    with pytest.raises(TypeError) as error:
+        jaxcompat.numpy.zeros(3, out_sharding=jax.sharding.PartitionSpec())
+    assert str(error.value) == (
+        f"jaxcompat.numpy.zeros(out_sharding=...) needs JAX {first} or newer: JAX "
+        f"{jaxcompat.JAX_VERSION_STRING} cannot place this function's result under explicit "
+        "sharding (sharding in types) (its jax.numpy.zeros has no out_sharding parameter). "
+        "Pass out_sharding=None, the default, or leave it out; or upgrade JAX."
+    )
+
+
+def test_an_adapted_name_still_calls_a_patch_of_jax_own_function(monkeypatch):
+    monkeypatch.setattr(jax.numpy, "zeros", lambda *args, **kwargs: ("patched", args, kwargs))
+    assert jaxcompat.numpy.zeros(3, out_sharding=None)[0] == "patched"
