@@ -46,7 +46,7 @@ SURFACE = {
         "jax.numpy": {
             "mirrored": True,
             "importable": ALL,
-            "names": _names(clip=ALL, reshape=ALL, sum=ALL, round_="oowr..."),
+            "names": _names(clip=ALL, reshape=ALL, sum=ALL, round_="oowr...", zeros=ALL),
         },
         "jax.tree": {"mirrored": True, "importable": ".oooooo", "names": _names(map=".oooooo")},
         "jax.tree_util": {"mirrored": True, "importable": ALL, "names": _names(tree_map=ALL)},
@@ -96,6 +96,7 @@ SURFACE = {
         "jax.shard_map": [[0, None], [4, "f=,/,*,out_specs,in_specs=,mesh="]],
         "jax.experimental.shard_map.shard_map": [[0, "f,mesh,in_specs,out_specs,check_rep="]],
         "jax.grad": [[0, "fun,argnums=,has_aux=,**kwargs"]],
+        "jax.numpy.zeros": [[0, "shape,dtype="], [4, "shape,dtype=,*,out_sharding="]],
     },
 }
 
@@ -124,6 +125,7 @@ def _clear() -> None:
         _api.signature_masks,
         _api.stable_names,
         _api._by_jax_path,
+        _api.adapted_keyword,
         _ranges.release_tuples,
         _rules._name_problems,
     ):

@@ -255,6 +255,28 @@ def test_keyword_added_later():
     ]
 
 
+def test_a_keyword_jaxcompat_takes_on_every_release():
+    # jaxcompat.numpy.zeros takes out_sharding on every release: None before 0.7.0.
+    source = (
+        "import jax.numpy as jnp\nimport jaxcompat.numpy as cnp\n"
+        "jnp.zeros(3, out_sharding=None)\njnp.zeros(3, out_sharding=s)\n"
+        "cnp.zeros(3, out_sharding=None)\ncnp.zeros(3, out_sharding=s)\n"
+    )
+    assert check(source) == [
+        "3:14: JC010 `jax.numpy.zeros` does not accept the keyword `out_sharding` on "
+        "0.4.13-0.5.3; use `jaxcompat.numpy.zeros`, which takes `out_sharding=None` on every "
+        "release",
+        "4:14: JC010 `jax.numpy.zeros` does not accept the keyword `out_sharding` on "
+        "0.4.13-0.5.3; raise the floor to jax>=0.7.0 (`jaxcompat.numpy.zeros` takes it on "
+        "every release, but only `out_sharding=None` before 0.7.0)",
+        "6:14: JC010 `jaxcompat.numpy.zeros` (JAX's `jax.numpy.zeros`) takes `out_sharding` on "
+        "every release, but only `out_sharding=None` on 0.4.13-0.5.3 (JAX there cannot place "
+        "this function's result under explicit sharding (sharding in types)); raise the floor "
+        "to jax>=0.7.0, or pass None there",
+    ]
+    assert check(source, ">=0.7") == []
+
+
 def test_keywords_go_to_kwargs():
     assert check("import jax\njax.grad(f, anything=1)\n") == []
 

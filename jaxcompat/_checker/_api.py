@@ -11,7 +11,17 @@ import functools
 from dataclasses import dataclass
 
 from .._stable_names import STABLE_NAMES, StableName
-from .._surface import importable, modules, names, object_runs, rows, signature_runs, status
+from .._stable_names.keywords import KEYWORD_RULES, KeywordRule
+from .._surface import (
+    added_parameters,
+    importable,
+    modules,
+    names,
+    object_runs,
+    rows,
+    signature_runs,
+    status,
+)
 from ._ranges import release_tuples
 
 __all__ = [
@@ -20,6 +30,7 @@ __all__ = [
     "NameFacts",
     "Parameter",
     "Signature",
+    "adapted_keyword",
     "facts",
     "first_good_row",
     "is_module",
@@ -314,3 +325,17 @@ JAXCOMPAT_MODULES = frozenset(
         "testing",
     }
 )
+
+
+@functools.cache
+def adapted_keyword(path: str, keyword: str) -> tuple[str, KeywordRule] | None:
+    """(first release whose ``path`` names ``keyword``, its rule) where jaxcompat's name for
+    ``path`` takes the keyword on every release (``_backports/keywords.py``); else None."""
+    module, _, _ = path.rpartition(".")
+    rule = next((r for r in KEYWORD_RULES if r.parameter == keyword), None)
+    added = added_parameters().get(path)
+    if rule is None or added is None or keyword not in added[1]:
+        return None
+    if module not in modules(mirrored=True):
+        return None
+    return added[1][keyword], rule

@@ -201,6 +201,11 @@ class _Resolver(ast.NodeVisitor):
             None if starred else len(node.args),
             tuple((k.arg, k.lineno, k.col_offset + 1) for k in node.keywords if k.arg),
             any(k.arg is None for k in node.keywords),
+            frozenset(
+                k.arg
+                for k in node.keywords
+                if k.arg and isinstance(k.value, ast.Constant) and k.value.value is None
+            ),
         )
         if not self.record(node.func, call):
             self.visit(node.func)

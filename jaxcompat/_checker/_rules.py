@@ -23,11 +23,13 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .._stable_names.keywords import KeywordRule
 from .._surface import rows
 from ._api import (
     JAXCOMPAT_MODULES,
     JAXCOMPAT_OWN,
     Signature,
+    adapted_keyword,
     facts,
     first_good_row,
     is_module,
@@ -173,7 +175,12 @@ def _call_findings(
             name = positional[index]
             meaning[index][name] = meaning[index].get(name, 0) | mask
     for keyword, line, col in call.keywords:
-        if keyword in rejected:
+        adapted = adapted_keyword(sig_path, keyword) if keyword in rejected else None
+        if adapted is not None:
+            yield from _adapted_keyword_finding(
+                use, call, (keyword, line, col), rejected[keyword], shown, sig_path, adapted
+            )
+        elif keyword in rejected:
             bad = rejected[keyword]
             message = f"{shown} does not accept the keyword `{keyword}` on {describe(bad)}"
             if keyword in deprecated:
@@ -218,6 +225,41 @@ def sum_masks(meaning: list[dict[str, int]], moved: list[str]) -> int:
             for mask in names.values():
                 total |= mask
     return total
+
+
+def _adapted_keyword_finding(
+    use: Use,
+    call: CallInfo,
+    where: tuple[str, int, int],
+    bad: int,
+    shown: str,
+    sig_path: str,
+    adapted: tuple[str, KeywordRule],
+) -> Iterator[Finding]:
+    """A keyword that jaxcompat's name takes on every release, and JAX's lacks on ``bad``:
+    only its default there (``_backports/keywords.py``)."""
+    keyword, line, col = where
+    first, rule = adapted
+    default = rule.default is None and keyword in call.none_keywords
+    public = f"jaxcompat.{sig_path.removeprefix('jax.')}"
+    if use.path.startswith("jaxcompat"):
+        if not default:
+            message = (
+                f"{shown} takes `{keyword}` on every release, but only `{keyword}="
+                f"{rule.default!r}` on {describe(bad)} (JAX there {rule.reason}); raise the "
+                f"floor to jax>={first}, or pass {rule.default!r} there"
+            )
+            yield Finding(line, col, "JC010", message, bad)
+        return
+    message = f"{shown} does not accept the keyword `{keyword}` on {describe(bad)}"
+    if default:
+        fix = f"use `{public}`, which takes `{keyword}={rule.default!r}` on every release"
+    else:
+        fix = (
+            f"raise the floor to jax>={first} (`{public}` takes it on every release, but "
+            f"only `{keyword}={rule.default!r}` before {first})"
+        )
+    yield Finding(line, col, "JC010", f"{message}; {fix}", bad)
 
 
 def _moved_positions(meaning: list[dict[str, int]], signatures: list[Signature]) -> list[str]:

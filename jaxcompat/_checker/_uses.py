@@ -13,6 +13,7 @@ class CallInfo:
     positional: int | None  # None when a ``*args`` is passed
     keywords: tuple[tuple[str, int, int], ...]  # name, line, column
     double_star: bool
+    none_keywords: frozenset[str] = frozenset()  # the keywords passed a literal None
 
 
 @dataclass
