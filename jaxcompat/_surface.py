@@ -189,8 +189,15 @@ def parameter_names(signature: str) -> list[str]:
     return [part.partition("=")[0] for part in signature.split(",") if part and part[0] not in "*/"]
 
 
+def keyword_names(signature: str) -> list[str]:
+    """The parameters of a signature string that can be passed by keyword."""
+    parts = signature.split(",")
+    after_positional_only = parts[parts.index("/") + 1 :] if "/" in parts else parts
+    return parameter_names(",".join(after_positional_only))
+
+
 def added_parameters(data: Any = None) -> dict[str, tuple[str, dict[str, str]]]:
-    """Per callable whose newest signature has parameters some older row lacks:
+    """Per callable whose newest signature has keyword parameters some older row lacks:
     ``(newest signature, {parameter: first release whose signature names it})``.
 
     A parameter counts only where the signature names it: an old ``**kwargs`` may route a
@@ -206,7 +213,7 @@ def added_parameters(data: Any = None) -> dict[str, tuple[str, dict[str, str]]]:
         if newest is None or len(runs) == 1:  # one signature on every row
             continue
         added: dict[str, str] = {}
-        for name in parameter_names(newest):
+        for name in keyword_names(newest):  # a positional-only one has no name to pass
             first = None
             for index, signature in runs:  # the first run of the last stretch that names it
                 if signature is not None and name in parameter_names(signature):

@@ -14,11 +14,9 @@ import pytest
 import jaxcompat
 from jaxcompat import _namespace, _surface
 from jaxcompat._backports import keywords
-from jaxcompat._stable_names.keywords import KEYWORD_RULES
+from jaxcompat._stable_names.keywords import rule_for
 
 from ._helpers import ROOT
-
-RULED = {rule.parameter for rule in KEYWORD_RULES}
 
 
 def _mirrored_callables():
@@ -28,7 +26,7 @@ def _mirrored_callables():
     pairs = []
     for path, (_, added) in sorted(_surface.added_parameters().items()):
         module, _, name = path.rpartition(".")
-        ruled = sorted(set(added) & RULED)
+        ruled = sorted(p for p in added if rule_for(path, p) is not None)
         if module in modules and ruled and not name.startswith("_"):
             pairs.append((modules[module], name, path, ruled))
     return pairs
@@ -47,7 +45,8 @@ def test_the_shipped_keyword_data_is_derived_from_the_surface_data():
 
 def test_every_ruled_pair_is_enumerated():
     assert len(CALLABLES) > 60  # out_sharding alone is on more than 60 mirrored callables
-    assert ("jaxcompat.numpy", "zeros", "jax.numpy.zeros", ["out_sharding"]) in CALLABLES
+    assert ("jaxcompat.numpy", "zeros", "jax.numpy.zeros", ["device", "out_sharding"]) in CALLABLES
+    assert ("jaxcompat.numpy", "add", "jax.numpy.add", ["out", "where"]) in CALLABLES
 
 
 @pytest.mark.parametrize(("public", "name", "path", "ruled"), CALLABLES)
@@ -116,9 +115,10 @@ def test_a_parameter_the_newest_takes_by_position_is_accepted_there():
 
 
 def test_a_value_the_release_cannot_honour_is_an_error_naming_the_first_release():
-    first = keywords.keywords_to_adapt("jax.numpy.zeros").get("out_sharding")
-    if first is None:
+    adapted = keywords.keywords_to_adapt("jax.numpy.zeros").get("out_sharding")
+    if adapted is None:
         pytest.skip(f"JAX {jaxcompat.JAX_VERSION_STRING}'s jax.numpy.zeros takes out_sharding")
+    first = adapted[0]
     with pytest.raises(TypeError) as error:
         jaxcompat.numpy.zeros(3, out_sharding=jax.sharding.PartitionSpec())
     assert str(error.value) == (
@@ -132,3 +132,46 @@ def test_a_value_the_release_cannot_honour_is_an_error_naming_the_first_release(
 def test_an_adapted_name_still_calls_a_patch_of_jax_own_function(monkeypatch):
     monkeypatch.setattr(jax.numpy, "zeros", lambda *args, **kwargs: ("patched", args, kwargs))
     assert jaxcompat.numpy.zeros(3, out_sharding=None)[0] == "patched"
+
+
+DEVICE = jax.devices()[-1]
+
+# (call with device= added): each must put its result on the device given
+PLACED = {
+    "numpy.zeros": lambda **k: jaxcompat.numpy.zeros((2, 3), jnp.int32, **k),
+    "numpy.ones_like": lambda **k: jaxcompat.numpy.ones_like(jnp.arange(3), **k),
+    "numpy.full": lambda **k: jaxcompat.numpy.full(3, 7.0, **k),
+    "numpy.arange": lambda **k: jaxcompat.numpy.arange(1, 7, 2, **k),
+    "numpy.array": lambda **k: jaxcompat.numpy.array([1.0, 2.0], **k),
+    "numpy.asarray": lambda **k: jaxcompat.numpy.asarray(np.arange(3), **k),
+    "numpy.eye": lambda **k: jaxcompat.numpy.eye(3, **k),
+    "numpy.linspace": lambda **k: jaxcompat.numpy.linspace(0.0, 1.0, 5, **k),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLACED))
+def test_device_puts_the_result_there(name):
+    call = PLACED[name]
+    placed, plain = call(device=DEVICE), call()
+    assert placed.devices() == {DEVICE}
+    assert placed.dtype == plain.dtype
+    np.testing.assert_array_equal(placed, plain)
+    np.testing.assert_array_equal(call(device=None), plain)
+    np.testing.assert_array_equal(jax.jit(lambda: call(device=DEVICE))(), plain)
+
+
+def test_device_takes_a_sharding_and_differentiates():
+    mesh = jax.sharding.Mesh(np.array(jax.devices()), ("x",))
+    sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x"))
+    assert jaxcompat.numpy.ones(8, device=sharding).sharding == sharding
+    grad = jax.grad(lambda a: (jaxcompat.numpy.asarray(a, device=DEVICE) ** 2).sum())
+    np.testing.assert_allclose(grad(jnp.arange(3.0)), [0.0, 2.0, 4.0])
+
+
+@pytest.mark.parametrize("keyword", ["out", "where"])
+def test_ufunc_out_and_where_take_only_none_as_in_the_newest(keyword):
+    x = jnp.arange(3.0)
+    np.testing.assert_array_equal(jaxcompat.numpy.add(x, 1.0, **{keyword: None}), x + 1.0)
+    np.testing.assert_array_equal(jaxcompat.numpy.negative(x, **{keyword: None}), -x)
+    with pytest.raises(NotImplementedError):
+        jaxcompat.numpy.multiply(x, x, **{keyword: jnp.zeros(3)})

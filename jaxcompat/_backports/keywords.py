@@ -1,11 +1,12 @@
 """Newest keywords on releases whose function lacks them, built from one shared wrapper.
 
-Which parameters of a callable's newest signature the installed release's own function lacks
-comes from ``_data/newest_keywords.json``; what each becomes, from the rules in
+Which keyword parameters of a callable's newest signature the installed release's own
+function lacks comes from ``_data/newest_keywords.json``; what each becomes, from the rules in
 ``_stable_names/keywords.py``. :func:`accept_newest_keywords` wraps the release's function
 once per name, on first lookup (``_namespace``), so that a call written for the newest JAX
-works: the default value is the same as leaving the keyword out, any other value is a clear
-TypeError. Where the release's function names the parameter, JAX's own object is kept.
+works: the default value is the same as leaving the keyword out, and another value is
+honoured (``device=``: the result is put there) or a clear error. Where the release's
+function names the parameter, JAX's own object is kept.
 """
 
 from __future__ import annotations
@@ -17,13 +18,19 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+import jax
+
 from .._dispatch import installed_release_in
-from .._stable_names.keywords import KEYWORD_RULES, KeywordRule
+from .._stable_names.keywords import (
+    PLACED_ON_DEVICE,
+    REFUSED_BY_NEWEST,
+    UNSUPPORTED,
+    KeywordRule,
+    rule_for,
+)
 from .._version import JAX_VERSION_STRING
 
 __all__ = ["accept_newest_keywords", "keywords_to_adapt", "names_to_adapt"]
-
-_RULES: dict[str, KeywordRule] = {rule.parameter: rule for rule in KEYWORD_RULES}
 
 
 @functools.cache
@@ -34,17 +41,18 @@ def _added() -> dict[str, tuple[str, dict[str, str]]]:
     return found
 
 
-def keywords_to_adapt(jax_path: str) -> dict[str, str]:
+def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
     """The ruled parameters of ``jax_path``'s newest signature that the installed release
-    predates: ``{parameter: first release that names it}``."""
+    predates: ``{parameter: (first release that names it, rule)}``."""
     entry = _added().get(jax_path)
     if entry is None:
         return {}
-    return {
-        parameter: first
-        for parameter, first in entry[1].items()
-        if parameter in _RULES and not installed_release_in(f">={first}")
-    }
+    found = {}
+    for parameter, first in entry[1].items():
+        rule = rule_for(jax_path, parameter)
+        if rule is not None and not installed_release_in(f">={first}"):
+            found[parameter] = (first, rule)
+    return found
 
 
 def names_to_adapt(jax_module: str) -> set[str]:
@@ -83,7 +91,7 @@ def accept_newest_keywords(
         own = inspect.signature(function)
     except (TypeError, ValueError):
         return function
-    missing = {p: first for p, first in wanted.items() if p not in own.parameters}
+    missing = {p: found for p, found in wanted.items() if p not in own.parameters}
     if not missing:
         return function
     newest_signature = _added()[jax_path][0]
@@ -121,25 +129,45 @@ def accept_newest_keywords(
                         f"jaxcompat.{public_path}() got multiple values for argument {name!r}"
                     )
                 kwargs[name] = value
-        for name, first in missing.items():
-            if name in kwargs:
-                value = kwargs.pop(name)
-                rule = _RULES[name]
-                if value is not rule.default:
-                    raise TypeError(
-                        f"jaxcompat.{public_path}({name}=...) needs JAX {first} or newer: JAX "
-                        f"{JAX_VERSION_STRING} {rule.reason} (its {jax_path} has no {name} "
-                        f"parameter). Pass {name}={rule.default!r}, the default, or leave it "
-                        "out; or upgrade JAX."
-                    )
-        return call()(*args, **kwargs)
+        honoured = []
+        for name, (first, rule) in missing.items():
+            if name not in kwargs:
+                continue
+            value = kwargs.pop(name)
+            if value is rule.default:
+                continue  # the same as leaving it out
+            if rule.other_values == PLACED_ON_DEVICE:
+                honoured.append(value)
+            else:
+                raise _refusal(public_path, jax_path, name, first, rule)
+        result = call()(*args, **kwargs)
+        for device in honoured:
+            result = jax.device_put(result, device)
+        return result
 
     adapted.__signature__ = _newest_signature(own, missing, by_position)  # type: ignore[attr-defined]
     return adapted
 
 
+def _refusal(
+    public_path: str, jax_path: str, name: str, first: str, rule: KeywordRule
+) -> Exception:
+    if rule.other_values == REFUSED_BY_NEWEST:
+        return NotImplementedError(
+            f"jaxcompat.{public_path}({name}=...) takes only {name}={rule.default!r}, as in "
+            f"the newest JAX, which raises NotImplementedError for any other value: "
+            f"{rule.reason}. Pass {name}={rule.default!r} or leave it out."
+        )
+    assert rule.other_values == UNSUPPORTED, rule
+    return TypeError(
+        f"jaxcompat.{public_path}({name}=...) needs JAX {first} or newer: JAX "
+        f"{JAX_VERSION_STRING} {rule.reason} (its {jax_path} has no {name} parameter). Pass "
+        f"{name}={rule.default!r}, the default, or leave it out; or upgrade JAX."
+    )
+
+
 def _newest_signature(
-    own: inspect.Signature, missing: dict[str, str], by_position: list[str]
+    own: inspect.Signature, missing: dict[str, tuple[str, KeywordRule]], by_position: list[str]
 ) -> inspect.Signature:
     """``own`` with the missing parameters added where the newest signature has them."""
     parameters = list(own.parameters.values())
@@ -151,14 +179,14 @@ def _newest_signature(
         parameters.insert(
             positional_end + offset,
             inspect.Parameter(
-                name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=_RULES[name].default
+                name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=missing[name][1].default
             ),
         )
     keyword_end = len(parameters) - (
         parameters[-1].kind is inspect.Parameter.VAR_KEYWORD if parameters else 0
     )
     added = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=_RULES[name].default)
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=missing[name][1].default)
         for name in missing
         if name not in by_position
     ]

@@ -11,7 +11,7 @@ import functools
 from dataclasses import dataclass
 
 from .._stable_names import STABLE_NAMES, StableName
-from .._stable_names.keywords import KEYWORD_RULES, KeywordRule
+from .._stable_names.keywords import KeywordRule, rule_for
 from .._surface import (
     added_parameters,
     importable,
@@ -332,7 +332,7 @@ def adapted_keyword(path: str, keyword: str) -> tuple[str, KeywordRule] | None:
     """(first release whose ``path`` names ``keyword``, its rule) where jaxcompat's name for
     ``path`` takes the keyword on every release (``_backports/keywords.py``); else None."""
     module, _, _ = path.rpartition(".")
-    rule = next((r for r in KEYWORD_RULES if r.parameter == keyword), None)
+    rule = rule_for(path, keyword)
     added = added_parameters().get(path)
     if rule is None or added is None or keyword not in added[1]:
         return None

@@ -23,7 +23,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .._stable_names.keywords import KeywordRule
+from .._stable_names.keywords import UNSUPPORTED, KeywordRule
 from .._surface import rows
 from ._api import (
     JAXCOMPAT_MODULES,
@@ -240,24 +240,30 @@ def _adapted_keyword_finding(
     only its default there (``_backports/keywords.py``)."""
     keyword, line, col = where
     first, rule = adapted
-    default = rule.default is None and keyword in call.none_keywords
+    # Only an UNSUPPORTED keyword's values other than the default fail through jaxcompat.
+    fails = rule.other_values == UNSUPPORTED and not (
+        rule.default is None and keyword in call.none_keywords
+    )
     public = f"jaxcompat.{sig_path.removeprefix('jax.')}"
+    default = f"`{keyword}={rule.default!r}`"
     if use.path.startswith("jaxcompat"):
-        if not default:
+        if fails:
             message = (
-                f"{shown} takes `{keyword}` on every release, but only `{keyword}="
-                f"{rule.default!r}` on {describe(bad)} (JAX there {rule.reason}); raise the "
-                f"floor to jax>={first}, or pass {rule.default!r} there"
+                f"{shown} takes `{keyword}` on every release, but only {default} on "
+                f"{describe(bad)} (JAX there {rule.reason}); raise the floor to "
+                f"jax>={first}, or pass {rule.default!r} there"
             )
             yield Finding(line, col, "JC010", message, bad)
         return
     message = f"{shown} does not accept the keyword `{keyword}` on {describe(bad)}"
-    if default:
-        fix = f"use `{public}`, which takes `{keyword}={rule.default!r}` on every release"
+    if not fails:
+        fix = f"use `{public}`, which takes `{keyword}` on every release"
+        if rule.other_values == UNSUPPORTED:
+            fix = f"use `{public}`, which takes {default} on every release"
     else:
         fix = (
             f"raise the floor to jax>={first} (`{public}` takes it on every release, but "
-            f"only `{keyword}={rule.default!r}` before {first})"
+            f"only {default} before {first})"
         )
     yield Finding(line, col, "JC010", f"{message}; {fix}", bad)
 
