@@ -80,8 +80,9 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     The result keeps ``__wrapped__``, ``__name__``, ``__doc__`` and the signature of ``fun``,
     and has ``lower``, ``trace``, ``eval_shape`` and ``clear_cache`` methods. Those methods
     are never copied onto a ``functools.wraps`` wrapper; use :func:`lower` and :func:`trace`
-    to stage a wrapped function. Where the installed JAX's own jitted function already meets
-    all of this (JAX >= 0.6.0, plain functions), that object is returned unchanged.
+    to stage a wrapped function. The call checks its arguments for cycles first (JAX's
+    flatten crashes on an argument that contains itself) and calls JAX's own jitted function.
+    ``inspect.signature(jit)`` shows the newest ``jax.jit``'s options on every release.
 
     Methods: ``@jit`` on a method, ``jit(obj.method)``, ``Class.method(obj, ...)``,
     ``super().method(...)``, classmethods and staticmethods (``@jit`` above or below the
@@ -166,9 +167,18 @@ def while_loop(
 
 
 def fori_loop(
-    lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any, **kwargs: Any
+    lower: Any,
+    upper: Any,
+    body_fun: Callable[[Any, Any], Any],
+    init_val: Any,
+    *,
+    unroll: int | bool | None = None,
 ) -> Any:
-    """``jax.lax.fori_loop`` that accepts callables whose ``__hash__`` touches a tracer."""
+    """``jax.lax.fori_loop`` that accepts callables whose ``__hash__`` touches a tracer.
+
+    ``unroll=`` (JAX 0.4.22) works on every release: with bounds known at trace time, the loop
+    is a scan unrolled as asked; otherwise only no unrolling may be asked for, as in JAX.
+    """
     raise NotImplementedError
 
 
@@ -179,19 +189,24 @@ def scan(
     length: int | None = None,
     reverse: bool = False,
     unroll: int | bool = 1,
-    **kwargs: Any,
+    _split_transpose: bool = False,
 ) -> Any:
-    """``jax.lax.scan`` that accepts callables whose ``__hash__`` touches a tracer."""
+    """``jax.lax.scan`` that accepts callables whose ``__hash__`` touches a tracer.
+
+    ``xs`` may be left out on every release (JAX 0.4.27 made it optional); ``unroll=True``
+    unrolls the whole loop on every release. ``_split_transpose`` (JAX 0.4.26, a private
+    memory option that does not change results) is passed on where JAX has it.
+    """
     raise NotImplementedError
 
 
-def cond(pred: Any, true_fun: Any, false_fun: Any, *operands: Any, **kwargs: Any) -> Any:
+def cond(pred: Any, true_fun: Any, false_fun: Any, *operands: Any, operand: Any = ...) -> Any:
     """``jax.lax.cond`` that accepts callables whose ``__hash__`` touches a tracer."""
     raise NotImplementedError
 
 
 def switch(
-    index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, **kwargs: Any
+    index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, operand: Any = ...
 ) -> Any:
     """``jax.lax.switch`` that accepts callables whose ``__hash__`` touches a tracer."""
     raise NotImplementedError

@@ -141,3 +141,75 @@ def test_a_branch_that_is_not_callable_gets_jaxs_own_error():
     with pytest.raises(TypeError) as from_jaxcompat:
         clax.while_loop(True, lambda x: x, 0.0)
     assert str(from_jaxcompat.value) == str(from_jax.value)
+
+
+# --- the newest signatures on every release ---------------------------------------------
+
+
+def _body(i, carry):
+    return carry * 2.0 + i
+
+
+@pytest.mark.parametrize("unroll", [None, 1, 2, 3, True, False])
+def test_fori_loop_takes_the_newest_unroll(unroll):
+    expected = 0.5
+    for i in range(5):
+        expected = expected * 2.0 + i
+    result = clax.fori_loop(0, 5, _body, jnp.float32(0.5), unroll=unroll)
+    assert float(result) == expected
+    assert result.dtype == jnp.float32
+    jitted = jax.jit(lambda c: clax.fori_loop(1, 4, _body, c, unroll=unroll))(1.0)
+    assert float(jitted) == float(clax.fori_loop(1, 4, _body, 1.0))
+    grad = jax.grad(lambda c: clax.fori_loop(0, 5, _body, c, unroll=unroll))(0.5)
+    assert float(grad) == 32.0
+    assert float(clax.fori_loop(3, 3, _body, 1.0, unroll=unroll)) == 1.0
+
+
+def test_fori_loop_unroll_needs_bounds_known_at_trace_time():
+    def loop(upper, unroll):
+        return clax.fori_loop(0, upper, _body, 0.0, unroll=unroll)
+
+    assert float(jax.jit(loop, static_argnums=1)(3, 1)) == 4.0
+    # (Up to JAX 0.4.3x, JAX's traceback filtering appends a note to the message.)
+    with pytest.raises(ValueError, match=r"^Can only use `unroll` in `fori_loop`") as error:
+        jax.jit(loop, static_argnums=1)(3, 2)
+    assert str(error.value).split("\n")[0] == (
+        "Can only use `unroll` in `fori_loop` if the loop bounds are statically known."
+    )
+
+
+@pytest.mark.parametrize("unroll", [1, 2, True, False])
+def test_scan_takes_the_newest_signature(unroll):
+    def step(carry, x):
+        return carry + 1.0, carry * 2.0
+
+    carry, ys = clax.scan(step, 0.0, length=4, unroll=unroll)  # xs left out
+    assert float(carry) == 4.0
+    assert ys.tolist() == [0.0, 2.0, 4.0, 6.0]
+    carry, ys = clax.scan(step, 0.0, jnp.zeros(3), unroll=unroll, _split_transpose=False)
+    assert ys.tolist() == [0.0, 2.0, 4.0]
+
+
+def test_the_newest_signatures_of_jit_and_control_flow():
+    import inspect
+
+    import jaxcompat
+    from jaxcompat import _surface
+
+    for name, own in [
+        ("jax.jit", jaxcompat.jit),
+        ("jax.lax.cond", clax.cond),
+        ("jax.lax.switch", clax.switch),
+        ("jax.lax.fori_loop", clax.fori_loop),
+        ("jax.lax.scan", clax.scan),
+        ("jax.lax.while_loop", clax.while_loop),
+    ]:
+        newest = _surface.signature_runs(name)[-1][1]
+        parameters = inspect.signature(own).parameters
+        missing = set(_surface.keyword_names(newest)) - set(parameters)
+        assert not missing, (name, missing)
+
+
+def test_cond_and_switch_take_the_legacy_operand_keyword():
+    assert float(clax.cond(True, lambda x: x + 1.0, lambda x: x, operand=1.0)) == 2.0
+    assert float(clax.switch(1, [lambda x: x, lambda x: x * 3.0], operand=2.0)) == 6.0

@@ -12,19 +12,22 @@ What this release does, and what jaxcompat does about it:
 * The jit has no ``eval_shape`` (0.4.24) nor ``trace`` (0.4.29): both are backported.
 * ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.
 * ``hash(tracer)`` is silent and id-based (it warns from 0.4.30), so ``jax.lax``'s own
-  control flow already accepts callables that hash tracers, and is handed back as is.
+  control flow already accepts callables that hash tracers, and is handed back as is
+  (``fori_loop`` and ``scan`` with their newest signatures).
 """
 
-# Hashing a tracer is silent here, so jax.lax's own control flow is handed back as is.
+# Hashing a tracer is silent here, so jax.lax's own control flow is handed back as is, with
+# the newest signatures of fori_loop and scan (unroll=, JAX 0.4.22; xs=None, 0.4.27).
 from jax.lax import cond as cond
-from jax.lax import fori_loop as fori_loop
-from jax.lax import scan as scan
 from jax.lax import switch as switch
 from jax.lax import while_loop as while_loop
 
-from ._common import aot, hashing, jitting
+from ._common import aot, control_flow, hashing, jitting
 from ._common.arrays import block_if_array as block_if_array
 from ._common.hashing import is_tracer as is_tracer
+
+fori_loop = control_flow.newest_fori_loop
+scan = control_flow.newest_scan
 
 #: Whether ``treedef.flatten_up_to`` raises where a None of the treedef faces a leaf: not up to
 #: jaxlib 0.4.33 (measured), so tracer_safe_hash keeps no structure that holds a None.

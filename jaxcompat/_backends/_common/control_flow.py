@@ -9,6 +9,7 @@ untouched, so JAX's cache keeps working for them.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,11 +44,14 @@ def while_loop(
 
 
 def fori_loop(
-    lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any, **kwargs: Any
+    lower: Any,
+    upper: Any,
+    body_fun: Callable[[Any, Any], Any],
+    init_val: Any,
+    *,
+    unroll: int | bool | None = None,
 ) -> Any:
-    return jax.lax.fori_loop(  # type: ignore[no-untyped-call, unused-ignore]
-        lower, upper, loop_safe(body_fun), init_val, **kwargs
-    )
+    return newest_fori_loop(lower, upper, loop_safe(body_fun), init_val, unroll=unroll)
 
 
 def scan(
@@ -57,20 +61,122 @@ def scan(
     length: int | None = None,
     reverse: bool = False,
     unroll: int | bool = 1,
-    **kwargs: Any,
+    _split_transpose: bool = False,
 ) -> Any:
-    # length, reverse and unroll may be given by position, as jax.lax.scan takes them.
-    return jax.lax.scan(loop_safe(f), init, xs, length, reverse, unroll, **kwargs)
+    return newest_scan(loop_safe(f), init, xs, length, reverse, unroll, _split_transpose)
 
 
-def cond(pred: Any, true_fun: Any, false_fun: Any, *operands: Any, **kwargs: Any) -> Any:
-    return jax.lax.cond(pred, loop_safe(true_fun), loop_safe(false_fun), *operands, **kwargs)
+# The newest cond and switch take operand= (a legacy single operand) with this default; JAX's
+# own sentinel is private, so jaxcompat's stands for "not given".
+_NO_OPERAND: Any = type("NoOperand", (), {"__repr__": lambda self: "<no operand>"})()
+
+
+def cond(
+    pred: Any,
+    true_fun: Any,
+    false_fun: Any,
+    *operands: Any,
+    operand: Any = _NO_OPERAND,
+    **legacy: Any,
+) -> Any:
+    if operand is not _NO_OPERAND:
+        legacy["operand"] = operand
+    return jax.lax.cond(pred, loop_safe(true_fun), loop_safe(false_fun), *operands, **legacy)
 
 
 def switch(
-    index: Any, branches: Sequence[Callable[..., Any]], *operands: Any, **kwargs: Any
+    index: Any,
+    branches: Sequence[Callable[..., Any]],
+    *operands: Any,
+    operand: Any = _NO_OPERAND,
 ) -> Any:
-    return jax.lax.switch(index, [loop_safe(branch) for branch in branches], *operands, **kwargs)
+    branches = [loop_safe(branch) for branch in branches]
+    if operand is not _NO_OPERAND:
+        return jax.lax.switch(index, branches, *operands, operand=operand)
+    return jax.lax.switch(index, branches, *operands)
 
 
-__all__ = ["cond", "fori_loop", "loop_safe", "scan", "switch", "while_loop"]
+# cond's linear= (gone in JAX 0.4.31) still reaches JAX's cond where it has one, but the
+# signature shown is the newest's.
+cond.__signature__ = inspect.signature(cond).replace(  # type: ignore[attr-defined]
+    parameters=[p for p in inspect.signature(cond).parameters.values() if p.name != "legacy"]
+)
+
+
+# --- the newest signatures of fori_loop and scan on releases that predate them -------------
+
+# JAX 0.4.22 gave fori_loop unroll= and made scan's unroll=True the whole loop (1 before);
+# 0.4.26 gave scan _split_transpose=, and 0.4.27 made its xs optional.
+_FORI_LOOP_TAKES_UNROLL = "unroll" in inspect.signature(jax.lax.fori_loop).parameters
+_SCAN_TAKES_BOOLEAN_UNROLL = _FORI_LOOP_TAKES_UNROLL
+_SCAN_TAKES_SPLIT_TRANSPOSE = "_split_transpose" in inspect.signature(jax.lax.scan).parameters
+
+
+def newest_fori_loop(
+    lower: Any,
+    upper: Any,
+    body_fun: Callable[[Any, Any], Any],
+    init_val: Any,
+    *,
+    unroll: int | bool | None = None,
+) -> Any:
+    """``jax.lax.fori_loop`` with the newest ``unroll=`` on every release."""
+    if unroll is None:
+        return jax.lax.fori_loop(lower, upper, body_fun, init_val)
+    try:
+        start, stop = int(lower), int(upper)
+    except TypeError:  # a tracer (jax.errors.ConcretizationTypeError is a TypeError)
+        # As the newest fori_loop: unknown bounds take no unrolling (False, 1, and True == 1).
+        if unroll is not False and unroll != 1:
+            raise ValueError(
+                "Can only use `unroll` in `fori_loop` if the loop bounds are statically known."
+            ) from None
+        return jax.lax.fori_loop(lower, upper, body_fun, init_val)
+    length = max(stop - start, 0)
+    if unroll is True:  # the whole loop; JAX 0.4.22-0.4.29 divide by zero on an empty one
+        unroll = max(length, 1)
+    if _FORI_LOOP_TAKES_UNROLL:
+        return jax.lax.fori_loop(lower, upper, body_fun, init_val, unroll=unroll)
+    # As the newest fori_loop does with bounds known at trace time: a scan of that length.
+    if length == 0 and jax.config.jax_disable_jit:
+        return init_val  # JAX's scan without jit takes no empty loop
+
+    def step(carry: tuple[Any, Any], _: Any) -> tuple[tuple[Any, Any], None]:
+        index, value = carry
+        return (index + 1, body_fun(index, value)), None
+
+    steps = 1 if unroll is False else unroll
+    (_, result), _ = jax.lax.scan(step, (start, init_val), None, length=length, unroll=steps)
+    return result
+
+
+def newest_scan(
+    f: Callable[[Any, Any], Any],
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+    _split_transpose: bool = False,
+) -> Any:
+    """``jax.lax.scan`` with the newest signature on every release."""
+    if isinstance(unroll, bool) and not _SCAN_TAKES_BOOLEAN_UNROLL:
+        if unroll and length is None:
+            leaves = jax.tree_util.tree_leaves(xs)
+            length = len(leaves[0]) if leaves else None  # else JAX asks for length itself
+        unroll = max(length or 1, 1) if unroll else 1
+    if _SCAN_TAKES_SPLIT_TRANSPOSE:
+        return jax.lax.scan(f, init, xs, length, reverse, unroll, _split_transpose)
+    return jax.lax.scan(f, init, xs, length, reverse, unroll)
+
+
+__all__ = [
+    "cond",
+    "fori_loop",
+    "loop_safe",
+    "newest_fori_loop",
+    "newest_scan",
+    "scan",
+    "switch",
+    "while_loop",
+]

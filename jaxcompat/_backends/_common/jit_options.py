@@ -25,6 +25,30 @@ JIT_OPTIONS = (
     "compiler_options",
 )
 
+
+def newest_jit_signature() -> inspect.Signature:
+    """The newest ``jax.jit``'s signature, ``(fun=None, /, *, in_shardings=..., ...)``, which
+    ``jaxcompat.jit`` shows on every release: it takes every one of those options (each
+    checked by :func:`check_options`). Defaults are the installed ``jax.jit``'s where it has
+    the option (its own "unspecified" marker for the shardings), else None (False for the
+    flags)."""
+    import jax  # the one place here that needs JAX: after the backend is selected
+
+    try:
+        installed = inspect.signature(jax.jit).parameters
+    except (TypeError, ValueError):
+        installed = {}  # type: ignore[assignment]
+    parameters = [
+        inspect.Parameter("fun", inspect.Parameter.POSITIONAL_ONLY, default=None),
+    ]
+    for name in JIT_OPTIONS:
+        default = installed[name].default if name in installed else None
+        if name in ("keep_unused", "inline") and name not in installed:
+            default = False
+        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default))
+    return inspect.Signature(parameters)
+
+
 _NOT_FORWARDED = {
     "abstracted_axes": "it only works with the experimental jax_dynamic_shapes flag, and "
     "JAX 0.8.2 removed it",

@@ -21,7 +21,13 @@ from typing import Any, cast
 import jax
 
 from .jit_object import Jitted, PjitFunction, WithInstance, defined_in_class_body, make_plain_jit
-from .jit_options import JitTraits, check_against_signature, check_options, self_is_static
+from .jit_options import (
+    JitTraits,
+    check_against_signature,
+    check_options,
+    newest_jit_signature,
+    self_is_static,
+)
 from .method_binding import (
     BoundJitted,
     JittedClassMethod,
@@ -65,6 +71,9 @@ def make_jit(
         if defined_in_class_body(fun) and not self_is_static(fun, forwarded):
             return JittedMethod(fun, forwarded, traits)
         return make_plain_jit(fun, forwarded, traits)
+
+    # jit takes **options and checks them itself; inspect.signature shows the newest's.
+    jit.__signature__ = newest_jit_signature()  # type: ignore[attr-defined]
 
     def stage_target(fun: Any) -> Any:
         if isinstance(fun, (Jitted, BoundJitted, WithInstance, JittedMethod, JittedOnClass)):
