@@ -59,7 +59,7 @@ def test_every_ruled_newest_parameter_is_accepted_by_name(public, name, path, ru
     newest = _surface.parameter_names(_surface.added_parameters()[path][0])
     for parameter in ruled:
         assert parameter in parameters, (path, parameter)
-        assert parameters[parameter].default is None
+        assert parameters[parameter].default == rule_for(path, parameter).default
     # Same order as the newest signature, wherever both name the parameter.
     assert [p for p in parameters if p in newest] == [p for p in newest if p in parameters]
     if stable_path not in _namespace._table():
@@ -175,3 +175,49 @@ def test_ufunc_out_and_where_take_only_none_as_in_the_newest(keyword):
     np.testing.assert_array_equal(jaxcompat.numpy.negative(x, **{keyword: None}), -x)
     with pytest.raises(NotImplementedError):
         jaxcompat.numpy.multiply(x, x, **{keyword: jnp.zeros(3)})
+
+
+TIES = np.array([[3, 1, 3, 2, 1], [0, 5, 5, 0, 4]], dtype=np.int32)
+
+
+@pytest.mark.parametrize("axis", [-1, 0, None])
+def test_sort_and_argsort_take_descending_and_stable(axis):
+    sort, argsort = jaxcompat.numpy.sort, jaxcompat.numpy.argsort
+    flat = TIES.ravel() if axis is None else TIES
+    numpy_axis = 0 if axis is None else axis
+    expected = np.flip(np.sort(flat, axis=numpy_axis), numpy_axis)
+    np.testing.assert_array_equal(sort(TIES, axis=axis, descending=True), expected)
+    # Stable and descending: equal elements keep their order (NumPy: argsort of the negation).
+    expected_indices = np.argsort(-flat, axis=numpy_axis, kind="stable")
+    indices = argsort(TIES, axis=axis, descending=True, stable=True)
+    np.testing.assert_array_equal(indices, expected_indices)
+    assert indices.dtype == argsort(TIES, axis=axis).dtype
+    unstable = argsort(TIES, axis=axis, descending=True, stable=False)
+    np.testing.assert_array_equal(np.take_along_axis(flat, unstable, numpy_axis), expected)
+    ascending = argsort(TIES, axis=axis, stable=False)  # any order of equal elements
+    np.testing.assert_array_equal(
+        np.take_along_axis(flat, ascending, numpy_axis), np.sort(flat, axis=numpy_axis)
+    )
+    jitted = jax.jit(lambda x: argsort(x, axis=axis, descending=True))(TIES)
+    np.testing.assert_array_equal(jitted, expected_indices)
+
+
+def test_sort_descending_differentiates():
+    grad = jax.grad(lambda x: (jaxcompat.numpy.sort(x, descending=True) * jnp.arange(3.0)).sum())
+    np.testing.assert_allclose(grad(jnp.array([2.0, 7.0, 1.0])), [1.0, 0.0, 2.0])
+
+
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_std_and_var_take_correction_as_ddof(name):
+    function = getattr(jaxcompat.numpy, name)
+    x = jnp.array([[1.0, 2.0, 4.0], [3.0, 3.0, 9.0]])
+    np.testing.assert_allclose(function(x, correction=1), getattr(np, name)(x, ddof=1))
+    np.testing.assert_allclose(
+        function(x, axis=1, correction=1.5), getattr(np, name)(x, axis=1, ddof=1.5), rtol=1e-6
+    )
+    np.testing.assert_array_equal(function(x, correction=None), function(x))
+    grad = jax.grad(lambda v: function(v, correction=1))(jnp.array([1.0, 3.0]))
+    np.testing.assert_allclose(grad, jax.grad(lambda v: function(v, ddof=1))(jnp.array([1.0, 3.0])))
+    with pytest.raises(ValueError, match="simultaneously") as error:
+        function(x, ddof=1, correction=1)
+    assert str(error.value) == "ddof and correction can't be provided simultaneously."

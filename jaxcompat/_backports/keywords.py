@@ -22,8 +22,10 @@ import jax
 
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
+    CORRECTION_AS_DDOF,
     PLACED_ON_DEVICE,
     REFUSED_BY_NEWEST,
+    SORTED_AS_ASKED,
     UNSUPPORTED,
     KeywordRule,
     rule_for,
@@ -50,7 +52,11 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
     found = {}
     for parameter, first in entry[1].items():
         rule = rule_for(jax_path, parameter)
-        if rule is not None and not installed_release_in(f">={first}"):
+        if rule is None:
+            continue
+        if not installed_release_in(f">={first}") or (
+            rule.fixed_in is not None and not installed_release_in(f">={rule.fixed_in}")
+        ):
             found[parameter] = (first, rule)
     return found
 
@@ -91,10 +97,16 @@ def accept_newest_keywords(
         own = inspect.signature(function)
     except (TypeError, ValueError):
         return function
-    missing = {p: found for p, found in wanted.items() if p not in own.parameters}
+    missing = {
+        p: found
+        for p, found in wanted.items()
+        if p not in own.parameters or found[1].fixed_in is not None  # named, not yet right
+    }
     if not missing:
         return function
     newest_signature = _added()[jax_path][0]
+    in_order = [part.partition("=")[0] for part in newest_signature.split(",")]
+    missing = {name: missing[name] for name in in_order if name in missing}
     kinds = [p.kind for p in own.parameters.values()]
     own_positional = [
         p.name
@@ -129,24 +141,75 @@ def accept_newest_keywords(
                         f"jaxcompat.{public_path}() got multiple values for argument {name!r}"
                     )
                 kwargs[name] = value
-        honoured = []
+        honoured: dict[str, dict[str, Any]] = {}  # helper kind -> the values it honours
         for name, (first, rule) in missing.items():
             if name not in kwargs:
                 continue
             value = kwargs.pop(name)
             if value is rule.default:
                 continue  # the same as leaving it out
-            if rule.other_values == PLACED_ON_DEVICE:
-                honoured.append(value)
-            else:
+            if rule.other_values in (UNSUPPORTED, REFUSED_BY_NEWEST):
                 raise _refusal(public_path, jax_path, name, first, rule)
-        result = call()(*args, **kwargs)
-        for device in honoured:
-            result = jax.device_put(result, device)
-        return result
+            honoured.setdefault(rule.other_values, {})[name] = value
+        function = call()
+        for kind, values in honoured.items():
+            function = functools.partial(_HONOURS[kind], function, jax_path, values)
+        return function(*args, **kwargs)
 
     adapted.__signature__ = _newest_signature(own, missing, by_position)  # type: ignore[attr-defined]
     return adapted
+
+
+# --- the helpers that honour a keyword with the release's own function -------------------
+# Each takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs).
+
+
+def _placed_on_device(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    return jax.device_put(function(*args, **kwargs), values["device"])
+
+
+def _sorted_as_asked(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """jnp.sort or jnp.argsort (both stable before JAX 0.4.24) with stable= and descending=."""
+    if not values.get("descending", False):
+        return function(*args, **kwargs)  # a stable sort is one that stable=False may give
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    array = jax.numpy.asarray(bound.arguments.pop("a"))
+    axis = bound.arguments.pop("axis", -1)
+    if axis is None:
+        array, axis = array.ravel(), 0
+    rest = bound.arguments
+    if path == "jax.numpy.sort":
+        return jax.numpy.flip(function(array, axis, **rest), axis)
+    if not values.get("stable", True):
+        return jax.numpy.flip(function(array, axis, **rest), axis)
+    # As the newest argsort: sort the reversed array stably and reverse the indices, so that
+    # equal elements keep their order.
+    size = array.shape[axis]
+    indices = function(jax.numpy.flip(array, axis), axis, **rest)
+    return jax.numpy.flip((size - 1) - indices, axis)
+
+
+def _correction_as_ddof(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """std and var before JAX 0.4.29: correction= is ddof=, and both is an error."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    ddof = bound.arguments.get("ddof", 0)
+    if not isinstance(ddof, int) or ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    bound.arguments["ddof"] = values["correction"]
+    return function(*bound.args, **bound.kwargs)
+
+
+_HONOURS: dict[str, Callable[..., Any]] = {
+    PLACED_ON_DEVICE: _placed_on_device,
+    SORTED_AS_ASKED: _sorted_as_asked,
+    CORRECTION_AS_DDOF: _correction_as_ddof,
+}
 
 
 def _refusal(
@@ -188,7 +251,7 @@ def _newest_signature(
     added = [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=missing[name][1].default)
         for name in missing
-        if name not in by_position
+        if name not in by_position and name not in own.parameters
     ]
     parameters[keyword_end:keyword_end] = added
     return own.replace(parameters=parameters)

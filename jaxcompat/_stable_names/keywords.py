@@ -13,8 +13,9 @@ by the rule's ``other_values``:
 * ``UNSUPPORTED``: a TypeError naming the function, the installed release and the first
   release that takes the value, with ``reason``;
 * ``REFUSED_BY_NEWEST``: a NotImplementedError, as the newest JAX raises for it too;
-* ``PLACED_ON_DEVICE``: honoured, by putting the result on the device or sharding given
-  (``jax.device_put``), which is what the newest JAX's ``device=`` does.
+* any other kind: honoured, by the helper of that name in ``_backports/keywords.py``, which
+  composes the newest behaviour from the release's own function (``PLACED_ON_DEVICE``: the
+  result is put on the device or sharding given, as the newest ``device=`` does).
 
 Rules are plain data and import nothing from JAX.
 """
@@ -25,9 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "CORRECTION_AS_DDOF",
     "KEYWORD_RULES",
     "PLACED_ON_DEVICE",
     "REFUSED_BY_NEWEST",
+    "SORTED_AS_ASKED",
     "UNSUPPORTED",
     "KeywordRule",
     "rule_for",
@@ -36,6 +39,8 @@ __all__ = [
 UNSUPPORTED = "unsupported"
 REFUSED_BY_NEWEST = "refused by the newest"
 PLACED_ON_DEVICE = "placed on the device"
+SORTED_AS_ASKED = "sorted as asked"
+CORRECTION_AS_DDOF = "correction as ddof"
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,9 @@ class KeywordRule:
     default: Any = None
     #: The JAX paths the rule is for; None: every callable whose newest signature has it.
     paths: frozenset[str] | None = None
+    #: The first release whose own function honours the parameter as the newest does, where
+    #: that is later than the first that names it; before, the rule applies all the same.
+    fixed_in: str | None = None
 
 
 # The functions that are jnp.ufunc objects in the newest JAX (one by one from JAX 0.4.33),
@@ -118,7 +126,31 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         "a ufunc call computes every element",
         paths=_UFUNCS,
     ),
-    KeywordRule("device", PLACED_ON_DEVICE, paths=_CREATION),
+    # JAX 0.4.24's own zeros, full, ones_like, ... (device=) fail under jit, where they call
+    # make_array_from_callback ("cannot be called within a traced context"); 0.4.25 fixed it.
+    KeywordRule("device", PLACED_ON_DEVICE, paths=_CREATION, fixed_in="0.4.25"),
+    # JAX 0.4.24: sort and argsort take stable= (default True) and descending=. Before, both
+    # always sort stably, so a stable sort is what stable=False may give too, and descending
+    # order is the ascending one reversed (for argsort, of the reversed array, so that equal
+    # elements keep their order, as the newest does).
+    KeywordRule(
+        "stable",
+        SORTED_AS_ASKED,
+        default=True,
+        paths=frozenset({"jax.numpy.sort", "jax.numpy.argsort"}),
+    ),
+    KeywordRule(
+        "descending",
+        SORTED_AS_ASKED,
+        default=False,
+        paths=frozenset({"jax.numpy.sort", "jax.numpy.argsort"}),
+    ),
+    # JAX 0.4.29: the array API's correction= of std and var is ddof under another name.
+    KeywordRule(
+        "correction",
+        CORRECTION_AS_DDOF,
+        paths=frozenset({"jax.numpy.std", "jax.numpy.var"}),
+    ),
 )
 
 
