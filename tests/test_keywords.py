@@ -221,3 +221,48 @@ def test_std_and_var_take_correction_as_ddof(name):
     with pytest.raises(ValueError, match="simultaneously") as error:
         function(x, ddof=1, correction=1)
     assert str(error.value) == "ddof and correction can't be provided simultaneously."
+
+
+class Pair:
+    """A pytree with attribute keys: its children are x and y."""
+
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+
+jax.tree_util.register_pytree_with_keys(
+    Pair,
+    lambda p: (((jax.tree_util.GetAttrKey("x"), p.x), (jax.tree_util.GetAttrKey("y"), p.y)), None),
+    lambda _, children: Pair(*children),
+)
+
+
+def test_keystr_takes_simple_and_separator():
+    tree = {"foo": {"bar": [1, (2, 3)]}, "baz": Pair(4, 5)}
+    paths = [path for path, _ in jax.tree_util.tree_leaves_with_path(tree)]
+    keystr = jaxcompat.tree_util.keystr
+    assert [keystr(p, simple=True, separator="/") for p in paths] == [
+        "baz/x",
+        "baz/y",
+        "foo/bar/0",
+        "foo/bar/1/0",
+        "foo/bar/1/1",
+    ]
+    assert keystr(paths[0], separator="|") == "['baz']|.x"
+    assert keystr(paths[2], simple=True) == "foobar0"
+    assert keystr(paths[2], simple=False, separator="") == keystr(paths[2])
+    assert keystr(paths[2]) == "['foo']['bar'][0]"
+
+
+@pytest.mark.parametrize("axis", [0, 1, -2, -1])
+def test_top_k_takes_an_axis(axis):
+    x = jnp.array([[3.0, 9.0, 1.0], [7.0, 2.0, 8.0], [5.0, 4.0, 6.0]])
+    values, indices = jaxcompat.lax.top_k(x, 2, axis=axis)
+    expected_indices = np.flip(np.argsort(np.asarray(x), axis=axis, kind="stable"), axis)
+    expected_indices = np.take(expected_indices, [0, 1], axis=axis)
+    np.testing.assert_array_equal(indices, expected_indices)
+    np.testing.assert_array_equal(values, np.take_along_axis(np.asarray(x), expected_indices, axis))
+    jitted = jax.jit(lambda v: jaxcompat.lax.top_k(v, 2, axis=axis)[0])(x)
+    np.testing.assert_array_equal(jitted, values)
+    grad = jax.grad(lambda v: jaxcompat.lax.top_k(v, 1, axis=axis)[0].sum())(x)
+    assert float(grad.sum()) == 3.0

@@ -23,9 +23,11 @@ import jax
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
     CORRECTION_AS_DDOF,
+    KEYS_JOINED_AS_ASKED,
     PLACED_ON_DEVICE,
     REFUSED_BY_NEWEST,
     SORTED_AS_ASKED,
+    TOP_K_ALONG_AXIS,
     UNSUPPORTED,
     KeywordRule,
     rule_for,
@@ -205,10 +207,45 @@ def _correction_as_ddof(
     return function(*bound.args, **bound.kwargs)
 
 
+def _keys_joined_as_asked(function: Any, path: str, values: dict[str, Any], keys: Any, /) -> str:
+    """keystr before JAX 0.5.1, with simple= and separator=."""
+    text = _simple_key_text if values.get("simple", False) else str
+    return str(values.get("separator", "")).join(map(text, keys))
+
+
+def _simple_key_text(key: Any) -> str:
+    """A key's text without its brackets or dot (JAX 0.5.1's simple keystr)."""
+    tree_util = jax.tree_util
+    for kind, field in (
+        (tree_util.SequenceKey, "idx"),
+        (tree_util.DictKey, "key"),
+        (tree_util.GetAttrKey, "name"),
+        (tree_util.FlattenedIndexKey, "key"),
+    ):
+        if isinstance(key, kind):
+            return str(getattr(key, field))
+    return str(key)
+
+
+def _top_k_along_axis(
+    function: Any, path: str, values: dict[str, Any], operand: Any, k: int
+) -> Any:
+    """top_k before JAX 0.8.1, along the axis given: along the last of the axis moved there."""
+    operand = jax.numpy.asarray(operand)
+    axis = values["axis"]
+    if not -operand.ndim <= axis < max(operand.ndim, 1):
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {operand.ndim}")
+    moved = jax.numpy.moveaxis(operand, axis, -1)
+    top_values, top_indices = function(moved, k)
+    return jax.numpy.moveaxis(top_values, -1, axis), jax.numpy.moveaxis(top_indices, -1, axis)
+
+
 _HONOURS: dict[str, Callable[..., Any]] = {
     PLACED_ON_DEVICE: _placed_on_device,
     SORTED_AS_ASKED: _sorted_as_asked,
     CORRECTION_AS_DDOF: _correction_as_ddof,
+    KEYS_JOINED_AS_ASKED: _keys_joined_as_asked,
+    TOP_K_ALONG_AXIS: _top_k_along_axis,
 }
 
 

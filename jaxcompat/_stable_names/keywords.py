@@ -27,10 +27,12 @@ from typing import Any
 
 __all__ = [
     "CORRECTION_AS_DDOF",
+    "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
     "PLACED_ON_DEVICE",
     "REFUSED_BY_NEWEST",
     "SORTED_AS_ASKED",
+    "TOP_K_ALONG_AXIS",
     "UNSUPPORTED",
     "KeywordRule",
     "rule_for",
@@ -41,6 +43,8 @@ REFUSED_BY_NEWEST = "refused by the newest"
 PLACED_ON_DEVICE = "placed on the device"
 SORTED_AS_ASKED = "sorted as asked"
 CORRECTION_AS_DDOF = "correction as ddof"
+KEYS_JOINED_AS_ASKED = "keys joined as asked"
+TOP_K_ALONG_AXIS = "top_k along the axis"
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,27 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         "correction",
         CORRECTION_AS_DDOF,
         paths=frozenset({"jax.numpy.std", "jax.numpy.var"}),
+    ),
+    # JAX 0.5.1: keystr(simple=, separator=) joins the keys' simple texts ("0", "foo", "bar")
+    # with the separator; before, it joined their full texts ("[0]", "['foo']", ".bar").
+    KeywordRule(
+        "simple",
+        KEYS_JOINED_AS_ASKED,
+        default=False,
+        paths=frozenset({"jax.tree_util.keystr"}),
+    ),
+    KeywordRule(
+        "separator",
+        KEYS_JOINED_AS_ASKED,
+        default="",
+        paths=frozenset({"jax.tree_util.keystr"}),
+    ),
+    # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
+    KeywordRule(
+        "axis",
+        TOP_K_ALONG_AXIS,
+        default=-1,
+        paths=frozenset({"jax.lax.top_k"}),
     ),
 )
 
