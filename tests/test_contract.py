@@ -98,6 +98,15 @@ def test_public_api():
 def test_public_functions_carry_the_contract_documentation(name):
     public = getattr(jaxcompat, name)
     assert inspect.getdoc(public) == inspect.getdoc(getattr(_contract, name))
+    if name == "jit":  # jit(fun, /, **options) shows the newest jax.jit's options by name
+        from jaxcompat._backends._common.jit_options import JIT_OPTIONS
+
+        parameters = inspect.signature(public).parameters.values()
+        assert [(p.name, p.kind) for p in parameters] == [
+            ("fun", inspect.Parameter.POSITIONAL_ONLY),
+            *((option, inspect.Parameter.KEYWORD_ONLY) for option in JIT_OPTIONS),
+        ]
+        return
     assert inspect.signature(public) == inspect.signature(getattr(_contract, name))
 
 

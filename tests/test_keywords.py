@@ -5,6 +5,7 @@ value is honoured (the release's own function names it) or a clear error."""
 import importlib
 import inspect
 import json
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -14,7 +15,7 @@ import pytest
 import jaxcompat
 from jaxcompat import _namespace, _surface
 from jaxcompat._backports import keywords
-from jaxcompat._stable_names.keywords import rule_for
+from jaxcompat._stable_names.keywords import NOT_ADAPTED_YET, rule_for
 
 from ._helpers import ROOT
 
@@ -27,6 +28,7 @@ def _mirrored_callables():
     for path, (_, added) in sorted(_surface.added_parameters().items()):
         module, _, name = path.rpartition(".")
         ruled = sorted(p for p in added if rule_for(path, p) is not None)
+        # (In CLEAR_ERROR_MODULES every added keyword has a rule, at least NOT_ADAPTED_YET.)
         if module in modules and ruled and not name.startswith("_"):
             pairs.append((modules[module], name, path, ruled))
     return pairs
@@ -52,20 +54,63 @@ def test_every_ruled_pair_is_enumerated():
 @pytest.mark.parametrize(("public", "name", "path", "ruled"), CALLABLES)
 def test_every_ruled_newest_parameter_is_accepted_by_name(public, name, path, ruled):
     stable_path = f"{public.removeprefix('jaxcompat')}.{name}".lstrip(".")
-    if stable_path in _namespace._table() and not hasattr(importlib.import_module(public), name):
+    found = _read(public, name)
+    if found is None:
         return  # a name this row cannot have: an AttributeError naming its first release
-    found = getattr(importlib.import_module(public), name)
-    parameters = inspect.signature(found).parameters
-    newest = _surface.parameter_names(_surface.added_parameters()[path][0])
+    jaxcompat_own = name in getattr(importlib.import_module(public), "__all__", ())
+    # jaxcompat's own function (lax.scan, ...) shows the newest signature itself.
+    own = found if jaxcompat_own else _own_object(path)
+    own_parameters = _parameters(own)
+    if any(p.kind is p.VAR_KEYWORD for p in own_parameters.values()):
+        return  # the release's **kwargs may take any keyword: never stricter than it
+    parameters = _parameters(found)
+    if not parameters and not own_parameters:
+        return  # no signature to read (a builtin such as numpy's can_cast)
     for parameter in ruled:
         assert parameter in parameters, (path, parameter)
-        assert parameters[parameter].default == rule_for(path, parameter).default
-    # Same order as the newest signature, wherever both name the parameter.
-    assert [p for p in parameters if p in newest] == [p for p in newest if p in parameters]
-    if stable_path not in _namespace._table():
-        own = getattr(importlib.import_module(path.rpartition(".")[0]), name)
+    # The parameters jaxcompat adds come in the newest signature's order.
+    newest = _surface.parameter_names(_surface.added_parameters()[path][0])
+    added = [p for p in parameters if p not in own_parameters and p in newest]
+    assert added == [p for p in newest if p in added]
+    if stable_path not in _namespace._table() and own is not None and not jaxcompat_own:
         # JAX's own object wherever its signature names every ruled parameter.
         assert (found is own) == (not keywords.keywords_to_adapt(path)), path
+
+
+def _read(public, name):
+    """jaxcompat's object for the name, or None; reading a name JAX deprecates warns."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return getattr(importlib.import_module(public), name, None)
+
+
+def _unadapted(public, name, path):
+    """What the name is before newest keywords are added: the stable-name table's object, or
+    the release's own."""
+    stable_path = f"{public.removeprefix('jaxcompat')}.{name}".lstrip(".")
+    if stable_path in _namespace._table():
+        try:
+            return _namespace.resolve(stable_path)
+        except AttributeError:
+            return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return _own_object(path)
+
+
+def _own_object(path):
+    module, _, name = path.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), name, None)
+    except ImportError:  # jax.tree before 0.4.25
+        return None
+
+
+def _parameters(function):
+    try:
+        return dict(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return {}
 
 
 KEY = jax.random.PRNGKey(0)
@@ -266,3 +311,32 @@ def test_top_k_takes_an_axis(axis):
     np.testing.assert_array_equal(jitted, values)
     grad = jax.grad(lambda v: jaxcompat.lax.top_k(v, 1, axis=axis)[0].sum())(x)
     assert float(grad.sum()) == 3.0
+
+
+def _not_adapted_pairs():
+    """(jaxcompat module, name, jax path, parameter, first) for every keyword that this row's
+    function lacks and no rule honours: each must be a clear error."""
+    modules = {jax_module: public for public, (jax_module, _) in _namespace.MIRRORED.items()}
+    pairs = []
+    for public, name, path, _ in CALLABLES:
+        for parameter, (first, rule) in keywords.keywords_to_adapt(path).items():
+            if rule.other_values == NOT_ADAPTED_YET and modules.get(path.rpartition(".")[0]):
+                pairs.append((public, name, path, parameter, first))
+    return pairs
+
+
+@pytest.mark.parametrize(("public", "name", "path", "parameter", "first"), _not_adapted_pairs())
+def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, parameter, first):
+    found = _read(public, name)
+    base = _unadapted(public, name, path)
+    jaxcompat_own = name in getattr(importlib.import_module(public), "__all__", ())
+    if found is None or found is base or parameter in _parameters(base) or jaxcompat_own:
+        return  # not on this row, or the release's own object takes it (never stricter)
+    with pytest.raises(TypeError) as error:
+        found(**{parameter: object()})  # refused before anything else is looked at
+    assert str(error.value) == (
+        f"jaxcompat.{public.removeprefix('jaxcompat.')}.{name}({parameter}=...) needs JAX "
+        f"{first} or newer: JAX {jaxcompat.JAX_VERSION_STRING}'s {path} has no {parameter} "
+        "parameter, and jaxcompat does not provide it there yet. Leave "
+        f"{parameter} out, or upgrade JAX."
+    )

@@ -56,7 +56,7 @@ def test_mirrored_modules_import_in_every_form():
         "jaxcompat.extend.core.primitives"
     )
     assert lax.add is jax.lax.add
-    assert random.PRNGKey is jax.random.PRNGKey
+    assert random.split is jax.random.split
     assert tree.map(lambda x: x + 1, [1, 2]) == [2, 3]
 
 
@@ -88,11 +88,11 @@ def test_a_patch_of_jaxs_module_is_seen_through_jaxcompat():
     from unittest import mock
 
     assert jaxcompat.pmap is jax.pmap
-    with mock.patch("jax.pmap", "patched"), mock.patch("jax.numpy.add", "patched add"):
+    with mock.patch("jax.pmap", "patched"), mock.patch("jax.numpy.sin", "patched sin"):
         assert jaxcompat.pmap == "patched"
-        assert jnp.add == "patched add"  # jnp is jaxcompat.numpy here
+        assert jnp.sin == "patched sin"  # jnp is jaxcompat.numpy here
     assert jaxcompat.pmap is jax.pmap
-    assert jnp.add is np_jax.add
+    assert jnp.sin is np_jax.sin
 
 
 def test_jaxs_private_package_is_forwarded_as_it_is():

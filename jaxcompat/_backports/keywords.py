@@ -24,6 +24,7 @@ from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
     CORRECTION_AS_DDOF,
     KEYS_JOINED_AS_ASKED,
+    NOT_ADAPTED_YET,
     PLACED_ON_DEVICE,
     REFUSED_BY_NEWEST,
     SORTED_AS_ASKED,
@@ -99,10 +100,14 @@ def accept_newest_keywords(
         own = inspect.signature(function)
     except (TypeError, ValueError):
         return function
+    takes_any_keyword = any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in own.parameters.values()
+    )
     missing = {
         p: found
         for p, found in wanted.items()
-        if p not in own.parameters or found[1].fixed_in is not None  # named, not yet right
+        if (p not in own.parameters or found[1].fixed_in is not None)  # named, not yet right
+        and not (takes_any_keyword and found[1].other_values == NOT_ADAPTED_YET)
     }
     if not missing:
         return function
@@ -124,7 +129,7 @@ def accept_newest_keywords(
         and newest_positional[: len(own_positional)] == own_positional
     ):
         for name in newest_positional[len(own_positional) :]:
-            if name not in missing:
+            if name not in missing or missing[name][1].other_values == NOT_ADAPTED_YET:
                 break
             by_position.append(name)
     call = current or (lambda: function)
@@ -150,7 +155,7 @@ def accept_newest_keywords(
             value = kwargs.pop(name)
             if value is rule.default:
                 continue  # the same as leaving it out
-            if rule.other_values in (UNSUPPORTED, REFUSED_BY_NEWEST):
+            if rule.other_values in (UNSUPPORTED, REFUSED_BY_NEWEST, NOT_ADAPTED_YET):
                 raise _refusal(public_path, jax_path, name, first, rule)
             honoured.setdefault(rule.other_values, {})[name] = value
         function = call()
@@ -257,6 +262,12 @@ def _refusal(
             f"jaxcompat.{public_path}({name}=...) takes only {name}={rule.default!r}, as in "
             f"the newest JAX, which raises NotImplementedError for any other value: "
             f"{rule.reason}. Pass {name}={rule.default!r} or leave it out."
+        )
+    if rule.other_values == NOT_ADAPTED_YET:
+        return TypeError(
+            f"jaxcompat.{public_path}({name}=...) needs JAX {first} or newer: JAX "
+            f"{JAX_VERSION_STRING}'s {jax_path} has no {name} parameter, and jaxcompat does not "
+            f"provide it there yet. Leave {name} out, or upgrade JAX."
         )
     assert rule.other_values == UNSUPPORTED, rule
     return TypeError(

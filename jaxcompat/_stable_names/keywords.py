@@ -13,6 +13,9 @@ by the rule's ``other_values``:
 * ``UNSUPPORTED``: a TypeError naming the function, the installed release and the first
   release that takes the value, with ``reason``;
 * ``REFUSED_BY_NEWEST``: a NotImplementedError, as the newest JAX raises for it too;
+* ``NOT_ADAPTED_YET``: a TypeError naming the first release, for any value. A newest keyword
+  with no rule gets this rule in the modules of ``CLEAR_ERROR_MODULES`` (unless the release's
+  function takes ``**kwargs``, which may take it), rather than JAX's "unexpected keyword";
 * any other kind: honoured, by the helper of that name in ``_backports/keywords.py``, which
   composes the newest behaviour from the release's own function (``PLACED_ON_DEVICE``: the
   result is put on the device or sharding given, as the newest ``device=`` does).
@@ -26,9 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "CLEAR_ERROR_MODULES",
     "CORRECTION_AS_DDOF",
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
+    "NOT_ADAPTED_YET",
     "PLACED_ON_DEVICE",
     "REFUSED_BY_NEWEST",
     "SORTED_AS_ASKED",
@@ -39,6 +44,7 @@ __all__ = [
 ]
 
 UNSUPPORTED = "unsupported"
+NOT_ADAPTED_YET = "not adapted yet"
 REFUSED_BY_NEWEST = "refused by the newest"
 PLACED_ON_DEVICE = "placed on the device"
 SORTED_AS_ASKED = "sorted as asked"
@@ -179,9 +185,27 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
 )
 
 
+#: The modules whose functions give a clear error for a newest keyword that has no rule.
+CLEAR_ERROR_MODULES = frozenset(
+    {"jax.numpy", "jax.lax", "jax.random", "jax.nn", "jax.tree", "jax.tree_util"}
+)
+
+
+class _NoDefault:
+    """The default shown for a keyword that has no rule: no value means "left out" there."""
+
+    def __repr__(self) -> str:
+        return "<needs a newer JAX>"
+
+
+_NO_DEFAULT = _NoDefault()
+
+
 def rule_for(jax_path: str, parameter: str) -> KeywordRule | None:
     """The rule for ``parameter`` of the callable at ``jax_path``, if any."""
     for rule in KEYWORD_RULES:
         if rule.parameter == parameter and (rule.paths is None or jax_path in rule.paths):
             return rule
+    if jax_path.rpartition(".")[0] in CLEAR_ERROR_MODULES:
+        return KeywordRule(parameter, NOT_ADAPTED_YET, default=_NO_DEFAULT)
     return None
