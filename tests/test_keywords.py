@@ -79,8 +79,11 @@ def test_every_ruled_newest_parameter_is_accepted_by_name(public, name, path, ru
 def _read(public, name):
     """jaxcompat's object for the name, or None for a name this row lacks or deprecates
     (reading one warns, and some releases warn only once per process)."""
-    jax_module = importlib.import_module(_namespace.MIRRORED[public][0])
-    if name in vars(jax_module).get("_deprecations", {}):
+    try:
+        jax_module = importlib.import_module(_namespace.MIRRORED[public][0])
+    except ImportError:  # jax.tree before 0.4.25: jaxcompat's own module
+        jax_module = None
+    if name in vars(jax_module).get("_deprecations", {}) if jax_module else False:
         return None
     return getattr(importlib.import_module(public), name, None)
 
