@@ -94,8 +94,8 @@ def accept_newest_keywords(
     so that a patch of it is seen); by default ``function``.
     """
     wanted = keywords_to_adapt(jax_path)
-    if not wanted or not callable(function):
-        return function
+    if not wanted or not callable(function) or isinstance(function, type):
+        return function  # a class stays a class (isinstance, subclassing)
     try:
         own = inspect.signature(function)
     except (TypeError, ValueError):
