@@ -207,7 +207,7 @@ def _lookup(public_name: str, name: str) -> tuple[Any, bool]:
                     # Given the newest keywords once; the wrapper reads JAX's module on
                     # every call, so a patch of it is still seen.
                     adapted = _keywords().accept_newest_keywords(
-                        path, jax_path, found, lambda: namespace.get(name, found)
+                        path, jax_path, found, live_in=namespace
                     )
                     return adapted, True
                 # Not cached: read from JAX's module on every access, so a patch of it

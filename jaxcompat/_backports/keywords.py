@@ -86,12 +86,12 @@ def _positional_names(signature: str) -> list[str]:
 
 
 def accept_newest_keywords(
-    public_path: str, jax_path: str, function: Any, current: Callable[[], Any] | None = None
+    public_path: str, jax_path: str, function: Any, live_in: dict[str, Any] | None = None
 ) -> Any:
     """``function`` taking every ruled newest parameter it lacks, or ``function`` itself.
 
-    ``current`` gives the function to call on each call (JAX's module attribute, read then,
-    so that a patch of it is seen); by default ``function``.
+    ``live_in``: JAX's module namespace, from which the function is read again on each call
+    (so that a patch of JAX's module is seen); by default ``function`` itself is called.
     """
     wanted = keywords_to_adapt(jax_path)
     if not wanted or not callable(function) or isinstance(function, type):
@@ -132,11 +132,15 @@ def accept_newest_keywords(
             if name not in missing or missing[name][1].other_values == NOT_ADAPTED_YET:
                 break
             by_position.append(name)
-    call = current or (lambda: function)
+    namespace = live_in if live_in is not None else {}
+    attribute = jax_path.rpartition(".")[2]
     count = len(own_positional)
 
     @functools.wraps(function)
     def adapted(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs and len(args) <= count:
+            # No newest keyword given: the release's own call.
+            return namespace.get(attribute, function)(*args)
         if by_position and len(args) > count:
             extra, args = (
                 args[count : count + len(by_position)],
@@ -158,10 +162,10 @@ def accept_newest_keywords(
             if rule.other_values in (UNSUPPORTED, REFUSED_BY_NEWEST, NOT_ADAPTED_YET):
                 raise _refusal(public_path, jax_path, name, first, rule)
             honoured.setdefault(rule.other_values, {})[name] = value
-        function = call()
+        target = namespace.get(attribute, function)
         for kind, values in honoured.items():
-            function = functools.partial(_HONOURS[kind], function, jax_path, values)
-        return function(*args, **kwargs)
+            target = functools.partial(_HONOURS[kind], target, jax_path, values)
+        return target(*args, **kwargs)
 
     adapted.__signature__ = _newest_signature(own, missing, by_position)  # type: ignore[attr-defined]
     return adapted
