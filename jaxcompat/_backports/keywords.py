@@ -24,6 +24,7 @@ from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
     CORRECTION_AS_DDOF,
     KEYS_JOINED_AS_ASKED,
+    KEYWORD_RULES,
     NOT_ADAPTED_YET,
     PLACED_ON_DEVICE,
     REFUSED_BY_NEWEST,
@@ -54,14 +55,28 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
         return {}
     found = {}
     for parameter, first in entry[1].items():
+        if _installed_from(first) and not _has_fix(parameter):
+            continue  # the release's own function takes it (the usual case): no rule needed
         rule = rule_for(jax_path, parameter)
         if rule is None:
             continue
-        if not installed_release_in(f">={first}") or (
-            rule.fixed_in is not None and not installed_release_in(f">={rule.fixed_in}")
+        if not _installed_from(first) or (
+            rule.fixed_in is not None and not _installed_from(rule.fixed_in)
         ):
             found[parameter] = (first, rule)
     return found
+
+
+@functools.cache
+def _installed_from(release: str) -> bool:
+    """Whether the installed JAX is ``release`` or newer (asked for a few dozen releases)."""
+    return installed_release_in(f">={release}")
+
+
+@functools.cache
+def _has_fix(parameter: str) -> bool:
+    """Whether some rule for ``parameter`` applies past its first release (``fixed_in``)."""
+    return any(r.parameter == parameter and r.fixed_in is not None for r in KEYWORD_RULES)
 
 
 def names_to_adapt(jax_module: str) -> set[str]:
