@@ -111,6 +111,12 @@ _FORI_LOOP_TAKES_UNROLL = "unroll" in inspect.signature(jax.lax.fori_loop).param
 _SCAN_TAKES_BOOLEAN_UNROLL = _FORI_LOOP_TAKES_UNROLL
 _SCAN_TAKES_SPLIT_TRANSPOSE = "_split_transpose" in inspect.signature(jax.lax.scan).parameters
 
+# The release's own fori_loop, scan and config, typed loosely: their signatures (and JAX
+# 0.4.13's untyped fori_loop) differ from release to release, which the flags above decide.
+_jax_fori_loop: Callable[..., Any] = jax.lax.fori_loop
+_jax_scan: Callable[..., Any] = jax.lax.scan
+_jax_config: Any = jax.config
+
 
 def newest_fori_loop(
     lower: Any,
@@ -122,7 +128,7 @@ def newest_fori_loop(
 ) -> Any:
     """``jax.lax.fori_loop`` with the newest ``unroll=`` on every release."""
     if unroll is None:
-        return jax.lax.fori_loop(lower, upper, body_fun, init_val)
+        return _jax_fori_loop(lower, upper, body_fun, init_val)
     try:
         start, stop = int(lower), int(upper)
     except TypeError:  # a tracer (jax.errors.ConcretizationTypeError is a TypeError)
@@ -131,14 +137,14 @@ def newest_fori_loop(
             raise ValueError(
                 "Can only use `unroll` in `fori_loop` if the loop bounds are statically known."
             ) from None
-        return jax.lax.fori_loop(lower, upper, body_fun, init_val)
+        return _jax_fori_loop(lower, upper, body_fun, init_val)
     length = max(stop - start, 0)
     if unroll is True:  # the whole loop; JAX 0.4.22-0.4.29 divide by zero on an empty one
         unroll = max(length, 1)
     if _FORI_LOOP_TAKES_UNROLL:
-        return jax.lax.fori_loop(lower, upper, body_fun, init_val, unroll=unroll)
+        return _jax_fori_loop(lower, upper, body_fun, init_val, unroll=unroll)
     # As the newest fori_loop does with bounds known at trace time: a scan of that length.
-    if length == 0 and jax.config.jax_disable_jit:
+    if length == 0 and _jax_config.jax_disable_jit:
         return init_val  # JAX's scan without jit takes no empty loop
 
     def step(carry: tuple[Any, Any], _: Any) -> tuple[tuple[Any, Any], None]:
@@ -146,7 +152,7 @@ def newest_fori_loop(
         return (index + 1, body_fun(index, value)), None
 
     steps = 1 if unroll is False else unroll
-    (_, result), _ = jax.lax.scan(step, (start, init_val), None, length=length, unroll=steps)
+    (_, result), _ = _jax_scan(step, (start, init_val), None, length=length, unroll=steps)
     return result
 
 
@@ -166,8 +172,8 @@ def newest_scan(
             length = len(leaves[0]) if leaves else None  # else JAX asks for length itself
         unroll = max(length or 1, 1) if unroll else 1
     if _SCAN_TAKES_SPLIT_TRANSPOSE:
-        return jax.lax.scan(f, init, xs, length, reverse, unroll, _split_transpose)
-    return jax.lax.scan(f, init, xs, length, reverse, unroll)
+        return _jax_scan(f, init, xs, length, reverse, unroll, _split_transpose)
+    return _jax_scan(f, init, xs, length, reverse, unroll)
 
 
 __all__ = [
