@@ -350,3 +350,12 @@ def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, para
         "parameter, and jaxcompat does not provide it there yet. Leave "
         f"{parameter} out, or upgrade JAX."
     )
+
+
+@pytest.mark.parametrize("name", ["numpy.zeros", "numpy.unique", "random.PRNGKey", "lax.top_k"])
+def test_every_name_pickles_as_jax_own_functions_do(name):
+    import pickle
+
+    module, _, attribute = f"jaxcompat.{name}".rpartition(".")
+    found = getattr(importlib.import_module(module), attribute)
+    assert pickle.loads(pickle.dumps(found)) is found

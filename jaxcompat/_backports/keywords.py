@@ -183,6 +183,10 @@ def accept_newest_keywords(
         return target(*args, **kwargs)
 
     adapted.__signature__ = _newest_signature(own, missing, by_position)  # type: ignore[attr-defined]
+    # Named where it lives, so that pickle (which saves a function by module and name, and
+    # checks it finds the very same object there) saves it as JAX's own function is saved.
+    module, _, name = f"jaxcompat.{public_path}".rpartition(".")
+    adapted.__module__, adapted.__qualname__ = module, name
     return adapted
 
 
