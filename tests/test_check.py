@@ -316,6 +316,12 @@ def test_ignore_comment():
     ]
 
 
+def test_ignore_comment_after_a_form_feed():
+    # A form feed does not end a line for Python, so the comment is on the finding's line.
+    source = "import jax\n\x0cx = 1\njax.tree.map(f, x)  # jaxcompat: ignore[JC001]\n"
+    assert check(source) == []
+
+
 # --- uses through jaxcompat ---------------------------------------------------------------
 
 

@@ -479,6 +479,19 @@ def test_a_name_read_for_private_attributes_stays_jaxs_module():
     )
 
 
+def test_a_private_attribute_written_across_lines_is_still_seen():
+    # Inside brackets a line end and a comment may come between the dot and the name; the
+    # rewrite finds the lines of private attributes in the text before walking the tree.
+    source = (
+        "import jax\n"
+        "wait = (jax.  # the private module\n"
+        "        _src.dispatch.wait_for_tokens)\n"
+        "v = (jax\n"
+        "     .__version_info__)\n"
+    )
+    assert rewrite(source) == source
+
+
 def test_a_block_that_loses_every_statement_keeps_a_pass():
     # Two dead floor checks, the whole body of a function; one, the whole body of an `if`.
     source = (

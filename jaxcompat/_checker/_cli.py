@@ -18,7 +18,14 @@ import warnings
 from pathlib import Path
 
 from .._pipes import quiet_on_closed_pipe
-from ._files import existing_paths, python_files, read_source, with_deep_recursion
+from ._files import (
+    existing_paths,
+    few_collections,
+    python_files,
+    read_source,
+    source_lines,
+    with_deep_recursion,
+)
 from ._output import EXPLANATIONS, FileFinding, ParseError, render
 from ._ranges import RangeError, range_for_file, spec_mask
 from ._resolve import resolve_file
@@ -69,8 +76,10 @@ def check_source(source: str, scope: int) -> list[Finding]:
         # and under `-W error` they would turn a valid file into one that "does not parse".
         warnings.simplefilter("ignore")
         tree = ast.parse(source)
-    uses, gates = resolve_file(tree)
-    lines = source.splitlines()
+    # The line ends Python counts: str.splitlines also cuts at form feeds, and a
+    # suppression comment after one would be looked for on the wrong line.
+    lines = source_lines(source)
+    uses, gates = resolve_file(tree, lines)
     return [f for f in findings(uses, gates, scope) if not _suppressed(f, lines)]
 
 
@@ -107,40 +116,41 @@ def main(argv: list[str]) -> int:
     errors: list[ParseError] = []
     ranges: dict[str, int] = {}
     files = lines = 0
-    for path in paths:
-        for file in python_files(path):
-            try:
-                source = read_source(file)
-                scope, origin = range_for_file(file, override, known_ranges)
+    with few_collections():
+        for path in paths:
+            for file in python_files(path):
                 try:
-                    found = check_source(source, scope)
-                except RecursionError:  # a deep tree that Python may still compile
-                    found = with_deep_recursion(functools.partial(check_source, source, scope))
-            except RangeError as error:
-                errors.append(ParseError(str(file), 1, 1, str(error)))
-                continue
-            except OSError as error:
-                detail = error.strerror or str(error)
-                errors.append(ParseError(str(file), 1, 1, f"cannot read: {detail}"))
-                continue
-            except RecursionError:
-                errors.append(ParseError(str(file), 1, 1, "cannot parse: nested too deeply"))
-                continue
-            except (SyntaxError, ValueError) as error:
-                line = getattr(error, "lineno", None) or 1
-                col = getattr(error, "offset", None) or 1
-                detail = getattr(error, "msg", None) or str(error)
-                errors.append(ParseError(str(file), line, col, f"cannot parse: {detail}"))
-                continue
-            ranges[origin] = scope
-            files += 1
-            lines += source.count("\n") + (not source.endswith("\n") and bool(source))
-            for finding in found:
-                if select and not finding.code.startswith(select):
+                    source = read_source(file)
+                    scope, origin = range_for_file(file, override, known_ranges)
+                    try:
+                        found = check_source(source, scope)
+                    except RecursionError:  # a deep tree that Python may still compile
+                        found = with_deep_recursion(functools.partial(check_source, source, scope))
+                except RangeError as error:
+                    errors.append(ParseError(str(file), 1, 1, str(error)))
                     continue
-                if ignore and finding.code.startswith(ignore):
+                except OSError as error:
+                    detail = error.strerror or str(error)
+                    errors.append(ParseError(str(file), 1, 1, f"cannot read: {detail}"))
                     continue
-                reported.append(FileFinding(str(file), finding))
+                except RecursionError:
+                    errors.append(ParseError(str(file), 1, 1, "cannot parse: nested too deeply"))
+                    continue
+                except (SyntaxError, ValueError) as error:
+                    line = getattr(error, "lineno", None) or 1
+                    col = getattr(error, "offset", None) or 1
+                    detail = getattr(error, "msg", None) or str(error)
+                    errors.append(ParseError(str(file), line, col, f"cannot parse: {detail}"))
+                    continue
+                ranges[origin] = scope
+                files += 1
+                lines += source.count("\n") + (not source.endswith("\n") and bool(source))
+                for finding in found:
+                    if select and not finding.code.startswith(select):
+                        continue
+                    if ignore and finding.code.startswith(ignore):
+                        continue
+                    reported.append(FileFinding(str(file), finding))
     print(render(args.format, reported, errors, files, lines, ranges))
     if errors:
         return 2

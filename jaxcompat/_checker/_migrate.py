@@ -14,6 +14,7 @@ import ast
 import io
 import re
 import tokenize
+from bisect import bisect_right
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -22,7 +23,7 @@ from ._api import JAXCOMPAT_MODULES
 from ._files import LINE_END, char_column, source_lines
 from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
-from ._walk import walk
+from ._walk import walk_lines
 
 __all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "rewrite_imports"]
 
@@ -157,11 +158,29 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edi
     return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
 
 
-def _attributes_and_comparisons(tree: ast.AST) -> tuple[list[ast.Attribute], list[ast.Compare]]:
-    """Every attribute read and comparison in ``tree``, each list in walk order (one walk
-    serves both rewrites below)."""
+#: A private attribute (``jax._src``, ``jax.__version__``) or ``.JAX_VERSION_STRING``: the
+#: attributes the rewrites below look at, found in the text before the tree is walked.
+#: Inside brackets, line ends and comments may come between the dot and the name.
+_WATCHED_ATTRIBUTE = re.compile(r"\.\s*(?:#[^\r\n]*\s*)*(?:_|JAX_VERSION_STRING)")
+
+
+def _watched_lines(source: str, lines: list[str]) -> list[int]:
+    """The numbers of the lines on which a watched attribute ends."""
+    starts, offset = [], 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line)
+    found = {bisect_right(starts, m.end() - 1) for m in _WATCHED_ATTRIBUTE.finditer(source)}
+    return sorted(found)
+
+
+def _attributes_and_comparisons(
+    tree: ast.AST, source: str, lines: list[str]
+) -> tuple[list[ast.Attribute], list[ast.Compare]]:
+    """Every attribute read and comparison on the lines of a watched attribute, each list in
+    walk order (one walk serves both rewrites below)."""
     attributes, comparisons = [], []
-    for node in walk(tree):
+    for node in walk_lines(tree, _watched_lines(source, lines)):
         if isinstance(node, ast.Attribute):
             attributes.append(node)
         elif isinstance(node, ast.Compare):
@@ -280,7 +299,7 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
     imports = [s for s in every_statement(tree) if isinstance(s, ast.Import | ast.ImportFrom)]
     reads_versions = "__version" in source or "JAX_VERSION_STRING" in source
     if "._" in source or reads_versions:
-        attributes, comparisons = _attributes_and_comparisons(tree)
+        attributes, comparisons = _attributes_and_comparisons(tree, source, lines)
     else:
         attributes, comparisons = [], []  # nothing below looks at them
     private_readers = _private_readers(attributes) if "._" in source else set()

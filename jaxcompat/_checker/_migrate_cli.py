@@ -29,6 +29,7 @@ from pathlib import Path
 from ._files import (
     decode_keeping_line_ends,
     existing_paths,
+    few_collections,
     python_files,
     read_regular_file,
     with_deep_recursion,
@@ -114,33 +115,34 @@ def main(argv: list[str]) -> int:
     write = not (args.diff or args.check)
     known_ranges: dict[Path, tuple[int, str]] = {}
     files = changed = failed = 0
-    for path in paths:
-        for file in python_files(path):
-            try:
-                source, migrated, encoding = _migrate_file(file, override, known_ranges)
-            except (OSError, SyntaxError, ValueError, RecursionError) as error:
-                line, problem = _problem(error)
-                print(f"{file}:{line}:1: error: {problem}")
-                failed += 1
-                continue
-            files += 1
-            if migrated == source:
-                continue
-            changed += 1
-            if args.diff:
-                sys.stdout.writelines(
-                    difflib.unified_diff(
-                        source.splitlines(keepends=True),
-                        migrated.splitlines(keepends=True),
-                        f"{file} (before)",
-                        f"{file} (migrated)",
+    with few_collections():
+        for path in paths:
+            for file in python_files(path):
+                try:
+                    source, migrated, encoding = _migrate_file(file, override, known_ranges)
+                except (OSError, SyntaxError, ValueError, RecursionError) as error:
+                    line, problem = _problem(error)
+                    print(f"{file}:{line}:1: error: {problem}")
+                    failed += 1
+                    continue
+                files += 1
+                if migrated == source:
+                    continue
+                changed += 1
+                if args.diff:
+                    sys.stdout.writelines(
+                        difflib.unified_diff(
+                            source.splitlines(keepends=True),
+                            migrated.splitlines(keepends=True),
+                            f"{file} (before)",
+                            f"{file} (migrated)",
+                        )
                     )
-                )
-            if write:
-                file.write_bytes(migrated.encode(encoding))
-                print(f"migrated {file}")
-            elif not args.diff:
-                print(f"would migrate {file}")
+                if write:
+                    file.write_bytes(migrated.encode(encoding))
+                    print(f"migrated {file}")
+                elif not args.diff:
+                    print(f"would migrate {file}")
     verb = "Migrated" if write else "Would migrate"
     summary = f"{verb} {changed} of {files} file{'s' if files != 1 else ''}"
     if failed:

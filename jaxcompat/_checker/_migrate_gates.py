@@ -202,10 +202,10 @@ def _blocks(tree: ast.Module) -> dict[int, tuple[int, int]]:
 def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
     """``source`` with one pass of dead gate branches removed (the outermost first; gates
     inside an edited span wait for the next pass)."""
-    _, gates = resolve_file(tree)
+    lines = source_lines(source)
+    _, gates = resolve_file(tree, lines)
     blocks = _blocks(tree)
     removed: dict[int, int] = {}  # block id -> statements removed from it in this pass
-    lines = source_lines(source)
     replacements: list[_Replacement] = []
     for gate in sorted(gates, key=lambda g: (g.line, g.col)):
         keep = _keep(gate, scope)

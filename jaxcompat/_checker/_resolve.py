@@ -34,9 +34,10 @@ _VERSION_ATTRIBUTES = {"__version__", "__version_info__", "JAX_VERSION", "JAX_VE
 
 
 class _Resolver(ast.NodeVisitor):
-    def __init__(self, future_annotations: bool) -> None:
+    def __init__(self, future_annotations: bool, lines: Sequence[str]) -> None:
         self.full = (1 << len(rows())) - 1
         self.future_annotations = future_annotations
+        self.lines = lines
         self.uses: list[Use] = []
         self.gates: list[Gate] = []
         self.elifs: set[int] = set()  # the ids of `if` nodes written as `elif`
@@ -141,7 +142,9 @@ class _Resolver(ast.NodeVisitor):
         gates = self.gates_ev
         gates.names.pop(name, None)
         gates.names.pop(f"{name}()", None)  # a helper function rebound
-        if value is None or not any(_may_read_the_version(n, gates.names) for n in walk(value)):
+        if value is None or not self.mentions_the_version(value):
+            return
+        if not any(_may_read_the_version(n, gates.names) for n in walk(value)):
             return
         truth = gates.truth(value)
         self.drain_misordered()
@@ -151,6 +154,16 @@ class _Resolver(ast.NodeVisitor):
         kind = gates.version_kind(value)
         if kind is not None:
             gates.names[name] = kind
+
+    def mentions_the_version(self, value: ast.expr) -> bool:
+        """Whether the text of `value` could read the JAX version: every node that
+        ``_may_read_the_version`` accepts names one of these words or a tracked name. Most
+        assigned values mention none, and the text test costs a tenth of the walk."""
+        assert value.end_lineno is not None
+        text = "".join(self.lines[value.lineno - 1 : value.end_lineno])
+        if "version" in text or "VERSION" in text or "hasattr" in text:
+            return True
+        return any(name.removesuffix("()") in text for name in self.gates_ev.names)
 
     def track_helper(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """``def jax_is_new(): return jax.__version_info__ >= (0, 5)``: a call of it, with no
@@ -520,15 +533,16 @@ def _looks_names_up(body: list[ast.stmt]) -> bool:
     return True
 
 
-def resolve_file(tree: ast.Module) -> tuple[list[Use], list[Gate]]:
-    """The JAX and jaxcompat uses and the version gates of one parsed file."""
+def resolve_file(tree: ast.Module, lines: Sequence[str]) -> tuple[list[Use], list[Gate]]:
+    """The JAX and jaxcompat uses and the version gates of one file, parsed as `tree` from
+    the source `lines` (``source_lines``: cut at the line ends Python counts)."""
     future = any(
         isinstance(s, ast.ImportFrom)
         and s.module == "__future__"
         and any(a.name == "annotations" for a in s.names)
         for s in tree.body
     )
-    resolver = _Resolver(future)
+    resolver = _Resolver(future, lines)
     resolver.statements(tree.body)
     resolver.run_deferred()
     return resolver.uses, resolver.gates
