@@ -204,7 +204,7 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
     inside an edited span wait for the next pass)."""
     lines = source_lines(source)
     _, gates = resolve_file(tree, lines)
-    blocks = _blocks(tree)
+    blocks: dict[int, tuple[int, int]] | None = None  # read once a statement is removed
     removed: dict[int, int] = {}  # block id -> statements removed from it in this pass
     replacements: list[_Replacement] = []
     for gate in sorted(gates, key=lambda g: (g.line, g.col)):
@@ -225,13 +225,16 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
             continue
         if any(r.first <= replacement.last and replacement.first <= r.last for r in replacements):
             continue  # inside another gate's span: the next pass sees it
-        if not replacement.text and id(node) in blocks and not gate.is_elif:
-            block, size = blocks[id(node)]
-            removed[block] = removed.get(block, 0) + 1
-            if removed[block] == size:  # the last statement of its block: `pass` stays
-                replacement = _Replacement(
-                    replacement.first, replacement.last, replacement.placeholder
-                )
+        if not replacement.text and not gate.is_elif:
+            if blocks is None:
+                blocks = _blocks(tree)
+            if id(node) in blocks:
+                block, size = blocks[id(node)]
+                removed[block] = removed.get(block, 0) + 1
+                if removed[block] == size:  # the last statement of its block: `pass` stays
+                    replacement = _Replacement(
+                        replacement.first, replacement.last, replacement.placeholder
+                    )
         replacements.append(replacement)
     ended_blank = bool(lines) and not lines[-1].strip()
     for r in sorted(replacements, key=lambda r: r.first, reverse=True):
