@@ -298,3 +298,34 @@ def test_config_reads_and_sets_the_newest_num_cpu_devices_option():
 @pytest.mark.jax(">=0.5.1")
 def test_config_is_jax_own_where_it_has_the_newest_options():
     assert jaxcompat.config is jax.config
+
+
+@pytest.mark.jax(">=0.4.27,<0.7.0")
+def test_layout_format_keeps_the_release_s_own_names():
+    # Never stricter than the release: before JAX 0.7.0 its Format (Layout before 0.6.2)
+    # took and showed device_local_layout, and a library's gated code may still use it.
+    from jax.experimental import layout
+
+    release_format = getattr(layout, "Format", None) or layout.Layout
+    Format = jaxcompat.experimental.layout.Format
+    assert Format is not release_format
+    assert issubclass(Format, release_format)
+    sharding = jax.sharding.SingleDeviceSharding(jax.devices()[0])
+    auto = layout.DeviceLocalLayout.AUTO
+    old_call = Format(device_local_layout=auto, sharding=sharding)
+    assert old_call.device_local_layout is auto
+    assert old_call.layout is auto
+    assert old_call == release_format(auto, sharding)
+    with pytest.raises(TypeError) as raised:
+        Format(layout=auto, device_local_layout=auto, sharding=sharding)
+    assert str(raised.value) == (
+        "Format() got both layout= and device_local_layout=, one parameter (named layout "
+        "from JAX 0.7.0): pass one"
+    )
+
+
+@pytest.mark.jax(">=0.7.0")
+def test_layout_format_is_jax_own_where_it_has_the_newest_names():
+    from jax.experimental import layout
+
+    assert jaxcompat.experimental.layout.Format is layout.Format

@@ -6,6 +6,8 @@ comes from the stable-name table (its ``first`` release), never from a version c
 
 import dataclasses
 import importlib
+import inspect
+import pickle
 
 import jax
 import jax.numpy as np_jax
@@ -474,6 +476,31 @@ def test_layout_format_takes_a_sharding():
     Format = needs("experimental.layout.Format")
     sharding = jax.sharding.SingleDeviceSharding(jax.devices()[0])
     assert Format(sharding=sharding).sharding == sharding
+
+
+def test_layout_format_has_the_newest_parameter_and_attribute_names():
+    # JAX 0.7.0 renamed Format's device_local_layout to layout.
+    Format = needs("experimental.layout.Format")
+    sharding = jax.sharding.SingleDeviceSharding(jax.devices()[0])
+    x = np_jax.arange(4.0)
+    compiled = jax.jit(lambda a: a * 2, in_shardings=Format(sharding=sharding)).lower(x).compile()
+    formats = getattr(compiled, "input_formats", None) or compiled.input_layouts
+    made_by_jax = (formats() if callable(formats) else formats)[0][0]
+    assert isinstance(made_by_jax, Format)
+    chosen = getattr(made_by_jax, "layout", None) or made_by_jax.device_local_layout
+    assert chosen is not None
+
+    mine = Format(layout=chosen, sharding=sharding)
+    assert mine.layout is chosen
+    assert mine.sharding is sharding
+    assert mine == made_by_jax
+    assert hash(mine) == hash(made_by_jax)
+    assert repr(mine) == f"Format(layout={chosen}, sharding={sharding})"
+    assert list(inspect.signature(Format).parameters)[:2] == ["layout", "sharding"]
+    np.testing.assert_array_equal(jax.device_put(x, mine), x)
+    assert pickle.loads(pickle.dumps(Format())) == Format()
+    with pytest.raises(TypeError):
+        Format(layout=chosen, sharding=sharding, unknown=1)
 
 
 def test_extend_core_jaxpr_types():
