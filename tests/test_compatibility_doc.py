@@ -45,3 +45,21 @@ def test_compatibility_md_covers_the_namespace_on_every_row():
     stable = text.split("## Stable names")[1]
     for entry in STABLE_NAMES:
         assert f"| `jaxcompat.{entry.path}` |" in stable, entry.path
+
+
+def test_compatibility_md_counts_the_newest_keywords_on_every_row():
+    text = (ROOT / "COMPATIBILITY.md").read_text()
+    section = text.split("## The newest JAX's keywords on each release")[1].split("\n### ")[0]
+    counts = r" \| (\d+)" * 5  # honoured, None only, refused, clear error, not accepted
+    counted = re.findall(
+        r"^\| (\d[\d.]*) \| (\d+) / (\d+) \| (\d+)" + counts + r" \|$", section, flags=re.M
+    )
+    releases = [
+        str(r["jax"]) for r in yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]
+    ]
+    assert [row[0] for row in counted] == releases, "regenerate with nox -s report"
+    for release, accepting, callables, lacking, *kinds in counted:
+        assert int(accepting) <= int(callables), release
+        assert sum(int(kind) for kind in kinds) == int(lacking), release
+    newest = counted[-1]
+    assert newest[1] == newest[2] and newest[3] == "0"  # the newest JAX takes its own keywords

@@ -152,6 +152,120 @@ def namespace_probe() -> dict[str, Any]:
     }
 
 
+#: The modules whose callables the newest-keyword figures count: the user-facing modules of the
+#: newest JAX that jaxcompat gives (``jax.scipy`` stays JAX's own module).
+KEYWORD_MODULES = (
+    "jax",
+    "jax.numpy",
+    "jax.numpy.linalg",
+    "jax.numpy.fft",
+    "jax.lax",
+    "jax.random",
+    "jax.nn",
+    "jax.tree",
+    "jax.tree_util",
+    "jax.sharding",
+    "jax.custom_derivatives",
+    "jax.dtypes",
+    "jax.errors",
+    "jax.typing",
+    "jax.experimental.layout",
+)
+
+
+def _signature_parameters(function: Any) -> dict[str, Any] | None:
+    import inspect
+
+    try:
+        return dict(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
+def _accepts_by_name(parameters: dict[str, Any], name: str) -> bool:
+    found = parameters.get(name)
+    return found is not None and found.kind not in (found.POSITIONAL_ONLY, found.VAR_POSITIONAL)
+
+
+def _is_keyword_wrapper(function: Any) -> bool:
+    """Whether ``function`` is the shared newest-keyword wrapper of
+    ``jaxcompat/_backports/keywords.py`` (its rules then say what each keyword becomes)."""
+    code = getattr(function, "__code__", None)
+    return (
+        code is not None
+        and code.co_name == "adapted"
+        and Path(code.co_filename).parts[-2:] == ("_backports", "keywords.py")
+    )
+
+
+def keyword_probe() -> dict[str, Any]:
+    """The newest JAX's keywords on this release: how many callables accept every keyword of
+    their newest signature by name, and what each keyword the release's own function lacks
+    becomes through jaxcompat (``honoured``, ``None only``, ``refused as the newest does``,
+    ``clear error``, or ``not accepted``, with the rule's reason)."""
+    import importlib
+
+    from jaxcompat import _surface
+    from jaxcompat._stable_names.keywords import (
+        NOT_ADAPTED_YET,
+        REFUSED_BY_NEWEST,
+        UNSUPPORTED,
+        rule_for,
+    )
+    from jaxcompat._version import JAX_VERSION, parse_release
+
+    newest = _surface.added_parameters()
+    callables = accepting = 0
+    pairs: dict[str, str] = {}
+    for jax_module in KEYWORD_MODULES:
+        public = "jaxcompat" + jax_module.removeprefix("jax")
+        try:
+            module = importlib.import_module(public)
+        except ImportError:
+            continue
+        for name in sorted(_surface.newest_names(jax_module)):
+            path = f"{jax_module}.{name}"
+            runs = _surface.signature_runs(path)
+            signature = runs[-1][1] if runs else None
+            if name.startswith("_") or signature is None:
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    found = getattr(module, name)
+                except AttributeError:
+                    continue  # a name this release cannot have
+            parameters = _signature_parameters(found)
+            if parameters is None or not callable(found):
+                continue
+            callables += 1
+            wanted = _surface.keyword_names(signature)
+            missing = [p for p in wanted if not _accepts_by_name(parameters, p)]
+            accepting += not missing
+            adapting = _is_keyword_wrapper(found)
+            for parameter, first in newest.get(path, ("", {}))[1].items():
+                rule = rule_for(path, parameter)
+                fixed_later = rule is not None and rule.fixed_in is not None
+                if parse_release(first) <= JAX_VERSION and not fixed_later:
+                    continue  # the release's own function takes it
+                if fixed_later and parse_release(rule.fixed_in or "") <= JAX_VERSION:
+                    continue
+                if parameter in missing:
+                    kind = "not accepted"
+                elif not adapting or rule is None:
+                    kind = "honoured"  # jaxcompat's own function or adapter takes it
+                elif rule.other_values == UNSUPPORTED:
+                    kind = "None only"
+                elif rule.other_values == REFUSED_BY_NEWEST:
+                    kind = "refused as the newest does"
+                elif rule.other_values == NOT_ADAPTED_YET:
+                    kind = "clear error"
+                else:
+                    kind = "honoured"
+                pairs[f"{path}({parameter}=)"] = kind
+    return {"callables": callables, "accepting": accepting, "pairs": pairs}
+
+
 def probe(out: Path) -> None:
     report = subprocess.run(
         [sys.executable, "-m", "jaxcompat", "--json"], capture_output=True, text=True
@@ -159,6 +273,7 @@ def probe(out: Path) -> None:
     data = json.loads(report.stdout)
     data["raw_jax"] = raw_jax_probes()
     data["namespace"] = namespace_probe()
+    data["keywords"] = keyword_probe()
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=1) + "\n")
     print(json.dumps(data, indent=1))
@@ -207,6 +322,7 @@ def table(results_dir: Path, markdown: Path) -> None:
     for r in results:
         lines.append(f"| {r['jax']} | " + " | ".join(r["raw_jax"][k] for k in raws) + " |")
     lines += namespace_sections(results)
+    lines += keyword_sections(results)
     lines += _kept_block(markdown)
     markdown.write_text("\n".join(lines) + "\n")
     print(f"wrote {markdown} ({len(results)} releases)")
@@ -316,6 +432,68 @@ def namespace_sections(results: list[dict[str, Any]]) -> list[str]:
     ]
     for name in sorted(not_yet):
         lines.append(f"| `{name}` | {', '.join(_ranges(releases, not_yet[name]))} |")
+    return lines
+
+
+KEYWORD_KINDS = ("honoured", "None only", "refused as the newest does", "clear error")
+
+
+def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
+    """The newest JAX's keywords on each release, and the pairs that are not honoured."""
+    releases = [r["jax"] for r in results]
+    probes = [r["keywords"] for r in results]
+    lines = [
+        "",
+        "## The newest JAX's keywords on each release",
+        "",
+        "Of the callables that jaxcompat gives in the modules above (`jax.numpy.linalg` and",
+        "`jax.numpy.fft` too), how many accept every keyword parameter of their newest",
+        "signature by name; and, of the (callable, keyword) pairs whose keyword the release's",
+        "own function lacks, how many jaxcompat honours (composed from the release's own",
+        "operations, or by its own function), accepts only as `None` (`out_sharding` before",
+        "sharding in types), refuses for any other value as the newest JAX does itself",
+        "(`out=` and `where=` of the ufuncs), or refuses with a clear error that names the",
+        "first release that takes it; the rest are not accepted at all (listed below). Rules:",
+        "`jaxcompat/_stable_names/keywords.py`.",
+        "",
+        "| JAX | callables accepting every newest keyword | pairs the release lacks | "
+        + " | ".join(KEYWORD_KINDS)
+        + " | not accepted |",
+        "|---|---|---|" + "---|" * (len(KEYWORD_KINDS) + 1),
+    ]
+    for release, found in zip(releases, probes, strict=True):
+        kinds = list(found["pairs"].values())
+        counts = [str(kinds.count(kind)) for kind in (*KEYWORD_KINDS, "not accepted")]
+        lines.append(
+            f"| {release} | {found['accepting']} / {found['callables']} | {len(kinds)} | "
+            + " | ".join(counts)
+            + " |"
+        )
+    for kind, heading, why in (
+        (
+            "clear error",
+            "Newest keywords that are a clear error",
+            "A call that passes one of these (other than its default) raises a TypeError that "
+            "names the function, the keyword, the installed release and the first release "
+            "that takes it: jaxcompat does not compose it from older releases' operations "
+            "yet.",
+        ),
+        (
+            "not accepted",
+            "Newest keywords not accepted",
+            "Not covered by the keyword rules yet: `jax.*` transforms and classes keep JAX's own "
+            "object, `jax.numpy.linalg` and `jax.numpy.fft` are JAX's own modules, and a "
+            "function whose own signature takes `**kwargs` passes the keyword on to it.",
+        ),
+    ):
+        shown: dict[str, list[bool]] = {}
+        for index, found in enumerate(probes):
+            for pair, found_kind in found["pairs"].items():
+                if found_kind == kind:
+                    shown.setdefault(pair, [False] * len(probes))[index] = True
+        lines += ["", f"### {heading}", "", why, "", "| call | on |", "|---|---|"]
+        for pair in sorted(shown):
+            lines.append(f"| `{pair}` | {', '.join(_ranges(releases, shown[pair]))} |")
     return lines
 
 
