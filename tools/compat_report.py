@@ -245,10 +245,9 @@ def keyword_probe() -> dict[str, Any]:
             adapting = _is_keyword_wrapper(found)
             for parameter, first in newest.get(path, ("", {}))[1].items():
                 rule = rule_for(path, parameter)
-                fixed_later = rule is not None and rule.fixed_in is not None
-                if parse_release(first) <= JAX_VERSION and not fixed_later:
-                    continue  # the release's own function takes it
-                if fixed_later and parse_release(rule.fixed_in or "") <= JAX_VERSION:
+                # The release's own function takes it (and is right: see KeywordRule.fixed_in).
+                fixed_in = rule.fixed_in if rule is not None and rule.fixed_in else first
+                if parse_release(max(first, fixed_in, key=parse_release)) <= JAX_VERSION:
                     continue
                 if parameter in missing:
                     kind = "not accepted"

@@ -30,7 +30,7 @@ def format_with_newest_names(release_format: type) -> type:
         def __subclasscheck__(cls, subclass: type) -> bool:
             return issubclass(subclass, release_format)
 
-    class Format(release_format, metaclass=_FormatType):  # type: ignore[misc, valid-type]
+    class Format(release_format, metaclass=_FormatType):  # type: ignore[misc]
         __slots__ = ()
 
         def __init__(
