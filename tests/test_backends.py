@@ -329,3 +329,22 @@ def test_layout_format_is_jax_own_where_it_has_the_newest_names():
     from jax.experimental import layout
 
     assert jaxcompat.experimental.layout.Format is layout.Format
+
+
+@pytest.mark.jax("<0.5.1")
+def test_unmapped_aval_keeps_the_release_s_own_call():
+    # Never stricter than the release: a library's gated code may still call the form with
+    # axis_name, which JAX 0.5.1 dropped; and explicit_mesh_axis cannot be had here.
+    unmapped_aval = jaxcompat.extend.core.unmapped_aval
+    aval = jax.core.ShapedArray((3, 4), jnp.float32)
+    assert unmapped_aval(5, 1, aval).shape == (3, 5, 4)  # the newest call
+    assert unmapped_aval(5, "i", 1, aval).shape == (3, 5, 4)  # the release's own call
+    assert unmapped_aval(5, None, 0, aval).shape == (5, 3, 4)
+    assert unmapped_aval(5, 1, aval, axis_name="i").shape == (3, 5, 4)
+    with pytest.raises(TypeError) as raised:
+        unmapped_aval(5, 1, aval, "x")
+    assert str(raised.value) == (
+        "jaxcompat.extend.core.unmapped_aval(explicit_mesh_axis=...) needs a JAX release with "
+        f"explicit sharding (0.7.0 or newer); JAX {jaxcompat.JAX_VERSION_STRING} has none. "
+        "Leave it out, or upgrade JAX."
+    )

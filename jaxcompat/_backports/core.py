@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .._version import JAX_VERSION_STRING
+
 __all__ = [
     "gensym_without_parameters",
     "new_jaxpr_eqn_with_ctx",
@@ -16,18 +18,31 @@ def unmapped_aval_without_axis_name(jax_unmapped_aval: Callable[..., Any]) -> Ca
     """``unmapped_aval(size, axis, aval)``: JAX 0.5.1 dropped the ``axis_name`` parameter.
 
     Before, ``axis_name`` only removed that axis from the aval's named shape, which avals
-    built without it do not have: None removes nothing.
+    built without it do not have: None removes nothing. The release's own call,
+    ``unmapped_aval(size, axis_name, axis, aval)``, still works: four arguments whose last is
+    an aval are that call (the newest's fourth, ``explicit_mesh_axis``, is never an aval), and
+    so is ``axis_name=`` by keyword.
     """
+    from jax.core import AbstractValue
 
     def unmapped_aval(
-        size: Any, axis: int | None, aval: Any, explicit_mesh_axis: Any = None
+        size: Any,
+        axis: int | None,
+        aval: Any,
+        explicit_mesh_axis: Any = None,
+        *,
+        axis_name: Any = None,
     ) -> Any:
+        if isinstance(explicit_mesh_axis, AbstractValue):
+            # The release's own positional call: (size, axis_name, axis, aval).
+            return jax_unmapped_aval(size, axis, aval, explicit_mesh_axis)
         if explicit_mesh_axis is not None:
             raise TypeError(
                 "jaxcompat.extend.core.unmapped_aval(explicit_mesh_axis=...) needs a JAX "
-                "release with explicit sharding (0.7.0 or newer)."
+                "release with explicit sharding (0.7.0 or newer); JAX "
+                f"{JAX_VERSION_STRING} has none. Leave it out, or upgrade JAX."
             )
-        return jax_unmapped_aval(size, None, axis, aval)
+        return jax_unmapped_aval(size, axis_name, axis, aval)
 
     return unmapped_aval
 
