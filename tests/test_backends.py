@@ -348,3 +348,38 @@ def test_unmapped_aval_keeps_the_release_s_own_call():
         f"explicit sharding (0.7.0 or newer); JAX {jaxcompat.JAX_VERSION_STRING} has none. "
         "Leave it out, or upgrade JAX."
     )
+
+
+@pytest.mark.jax("<0.4.35")
+def test_pure_callback_says_which_vmap_methods_the_release_can_batch():
+    result = jax.ShapeDtypeStruct((), jnp.float32)
+    with pytest.raises(TypeError) as raised:
+        jaxcompat.pure_callback(lambda x: x, result, 1.0, vmap_method="expand_dims")
+    assert str(raised.value) == (
+        "jaxcompat.pure_callback(vmap_method='expand_dims') needs JAX 0.4.35 or newer: JAX "
+        f"{jaxcompat.JAX_VERSION_STRING}'s pure_callback batches a callback only in a loop or "
+        "with every argument as given. Pass vmap_method='sequential' or 'legacy_vectorized', "
+        "or upgrade JAX."
+    )
+
+
+@pytest.mark.jax(">=0.5.1")
+def test_pure_callback_is_jax_own_where_it_takes_vmap_method():
+    assert jaxcompat.pure_callback is jax.pure_callback
+
+
+@pytest.mark.jax(">=0.4.35")
+def test_pure_callback_expands_unbatched_arguments_where_the_release_can():
+    shapes = []
+
+    def callback(x, y):
+        shapes.append((x.shape, y.shape))
+        return x * y
+
+    def times(x, y):
+        result = jax.ShapeDtypeStruct((), jnp.float32)
+        return jaxcompat.pure_callback(callback, result, x, y, vmap_method="expand_dims")
+
+    out = jax.vmap(times, in_axes=(0, None))(jnp.arange(3.0), jnp.float32(2.0))
+    assert out.tolist() == [0.0, 2.0, 4.0]
+    assert shapes == [((3,), (1,))]

@@ -333,6 +333,41 @@ def _not_adapted_pairs():
     return pairs
 
 
+@pytest.mark.parametrize(
+    ("method", "seen"),
+    [
+        ("sequential", [((), ()), ((), ()), ((), ())]),
+        ("sequential_unrolled", [((), ()), ((), ()), ((), ())]),
+        ("legacy_vectorized", [((3,), ())]),  # batched arguments batched, the rest as given
+    ],
+)
+def test_pure_callback_batches_as_its_vmap_method_asks(method, seen):
+    shapes = []
+
+    def callback(x, y):
+        shapes.append((np.shape(x), np.shape(y)))
+        return np.asarray(np.asarray(x) * np.asarray(y), np.float32)
+
+    def times(x, y):
+        result = jax.ShapeDtypeStruct((), np.float32)
+        return jaxcompat.pure_callback(callback, result, x, y, vmap_method=method)
+
+    x = jnp.arange(3.0)
+    np.testing.assert_array_equal(jax.vmap(times, in_axes=(0, None))(x, 2.0), [0.0, 2.0, 4.0])
+    assert shapes == seen
+    shapes.clear()
+    assert float(times(3.0, 2.0)) == 6.0  # unbatched: one call, whatever the method
+    assert shapes == [((), ())]
+
+
+def test_pure_callback_refuses_an_unknown_vmap_method_as_the_newest_does():
+    result = jax.ShapeDtypeStruct((), np.float32)
+    with pytest.raises(ValueError, match=r"^vmap_method must be on of the allowed") as raised:
+        jaxcompat.pure_callback(np.sin, result, 1.0, vmap_method="loop")
+    assert str(raised.value).startswith("vmap_method must be on of the allowed methods [")
+    assert str(raised.value).endswith("], but got: loop")
+
+
 @pytest.mark.parametrize(("public", "name", "path", "parameter", "first"), _not_adapted_pairs())
 def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, parameter, first):
     found = _read(public, name)

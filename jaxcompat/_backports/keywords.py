@@ -31,6 +31,7 @@ from .._stable_names.keywords import (
     SORTED_AS_ASKED,
     TOP_K_ALONG_AXIS,
     UNSUPPORTED,
+    VMAP_METHOD_AS_VECTORIZED,
     KeywordRule,
     rule_for,
 )
@@ -268,12 +269,58 @@ def _top_k_along_axis(
     return jax.numpy.moveaxis(top_values, -1, axis), jax.numpy.moveaxis(top_indices, -1, axis)
 
 
+#: The newest pure_callback's batching methods, in its own order (JAX 0.5.0 added
+#: "sequential_unrolled").
+_VMAP_METHODS = [
+    "sequential",
+    "sequential_unrolled",
+    "expand_dims",
+    "broadcast_all",
+    "legacy_vectorized",
+    None,
+]
+
+
+def _vmap_method_as_vectorized(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """pure_callback before JAX 0.5.1, with every vmap_method= of the newest.
+
+    "sequential_unrolled" (0.5.1) unrolls the loop of "sequential": the same calls and
+    values. Before 0.4.35 the release's vectorized= is the choice; it cannot add the unbatched
+    arguments' axes that "expand_dims" and "broadcast_all" add, since its batching rule does
+    not say which arguments are batched.
+    """
+    method = values["vmap_method"]
+    if method not in _VMAP_METHODS:
+        raise ValueError(
+            f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: {method}"
+        )
+    if "vectorized" in kwargs:
+        raise ValueError(
+            "the vectorized and vmap_method arguments of jax.pure_callback cannot be used "
+            "together. Please use the vmap_method argument."
+        )
+    looped = "sequential" if method == "sequential_unrolled" else method
+    if "vmap_method" in inspect.signature(function).parameters:  # JAX 0.4.35-0.5.0
+        return function(*args, vmap_method=looped, **kwargs)
+    if method in ("expand_dims", "broadcast_all"):
+        raise TypeError(
+            f"jaxcompat.pure_callback(vmap_method={method!r}) needs JAX 0.4.35 or newer: JAX "
+            f"{JAX_VERSION_STRING}'s pure_callback batches a callback only in a loop or with "
+            "every argument as given. Pass vmap_method='sequential' or 'legacy_vectorized', "
+            "or upgrade JAX."
+        )
+    return function(*args, vectorized=looped == "legacy_vectorized", **kwargs)
+
+
 _HONOURS: dict[str, Callable[..., Any]] = {
     PLACED_ON_DEVICE: _placed_on_device,
     SORTED_AS_ASKED: _sorted_as_asked,
     CORRECTION_AS_DDOF: _correction_as_ddof,
     KEYS_JOINED_AS_ASKED: _keys_joined_as_asked,
     TOP_K_ALONG_AXIS: _top_k_along_axis,
+    VMAP_METHOD_AS_VECTORIZED: _vmap_method_as_vectorized,
 }
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "SORTED_AS_ASKED",
     "TOP_K_ALONG_AXIS",
     "UNSUPPORTED",
+    "VMAP_METHOD_AS_VECTORIZED",
     "KeywordRule",
     "rule_for",
 ]
@@ -51,6 +52,7 @@ SORTED_AS_ASKED = "sorted as asked"
 CORRECTION_AS_DDOF = "correction as ddof"
 KEYS_JOINED_AS_ASKED = "keys joined as asked"
 TOP_K_ALONG_AXIS = "top_k along the axis"
+VMAP_METHOD_AS_VECTORIZED = "vmap_method as vectorized"
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,23 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         KEYS_JOINED_AS_ASKED,
         default="",
         paths=frozenset({"jax.tree_util.keystr"}),
+    ),
+    # JAX 0.4.35: pure_callback(vmap_method=) says how vmap batches the callback; before, its
+    # vectorized= did ("sequential" is vectorized=False, "legacy_vectorized" True). Without a
+    # rule the release's **kwargs would hand the keyword to the callback. JAX 0.5.1 added
+    # "sequential_unrolled", which 0.4.35-0.5.0 refuse.
+    KeywordRule(
+        "vmap_method",
+        VMAP_METHOD_AS_VECTORIZED,
+        paths=frozenset({"jax.pure_callback"}),
+        fixed_in="0.5.1",
+    ),
+    # JAX 0.4.18: pure_callback(sharding=) chooses the devices the callback runs on.
+    KeywordRule(
+        "sharding",
+        UNSUPPORTED,
+        "cannot choose the devices a callback runs on",
+        paths=frozenset({"jax.pure_callback"}),
     ),
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
