@@ -368,6 +368,92 @@ def test_pure_callback_refuses_an_unknown_vmap_method_as_the_newest_does():
     assert str(raised.value).endswith("], but got: loop")
 
 
+def test_dynamic_slice_counts_negative_indices_from_the_end_unless_told_not_to():
+    x = jnp.arange(24.0).reshape(4, 6)
+    lax = jaxcompat.lax
+
+    def traced(i, j, allow):
+        return jax.jit(
+            lambda i, j: lax.dynamic_slice(x, (i, j), (2, 3), allow_negative_indices=allow)
+        )(i, j)
+
+    np.testing.assert_array_equal(traced(-1, -3, True), x[2:4, 3:6])  # clamped to fit
+    np.testing.assert_array_equal(traced(-3, -4, True), x[1:3, 2:5])
+    np.testing.assert_array_equal(traced(-3, -4, False), x[0:2, 0:3])  # XLA clamps to 0
+    np.testing.assert_array_equal(traced(-3, -4, (True, False)), x[1:3, 0:3])
+    np.testing.assert_array_equal(lax.dynamic_slice(x, (1, 2), (2, 3)), x[1:3, 2:5])
+    # An int index is static: a negative one is refused; an array index is traced.
+    message = "Index -1 is out of bounds for dimension 4 if allow_negative_indices=False"
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        lax.dynamic_slice(x, (-1, 0), (2, 3), allow_negative_indices=False)
+    index = jnp.int32(-1)
+    found = lax.dynamic_slice(x, (index, 0), (2, 3), allow_negative_indices=False)
+    np.testing.assert_array_equal(found, x[0:2, 0:3])
+
+    def total(y, i):
+        return lax.dynamic_slice(y, (i, 1), (1, 2), allow_negative_indices=False).sum()
+
+    expected = np.zeros((4, 6))
+    expected[0, 1:3] = 1.0
+    np.testing.assert_array_equal(jax.grad(total)(x, jnp.int32(-2)), expected)
+    batched = jax.vmap(lambda i: total(x, i))(jnp.array([-2, 1], jnp.int32))
+    np.testing.assert_array_equal(batched, [x[0, 1:3].sum(), x[1, 1:3].sum()])
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "expected_rows"),
+    [
+        ("dynamic_slice_in_dim", ("x", "i", 2), (0, 2)),
+        ("dynamic_index_in_dim", ("x", "i"), (0, 1)),
+    ],
+)
+def test_in_dim_slices_count_negative_indices_as_told(name, arguments, expected_rows):
+    x = jnp.arange(12.0).reshape(4, 3)
+    function = getattr(jaxcompat.lax, name)
+
+    def call(i, allow):
+        values = {"x": x, "i": i}
+        return function(*(values.get(a, a) for a in arguments), allow_negative_indices=allow)
+
+    first, last = expected_rows
+    np.testing.assert_array_equal(jax.jit(call, static_argnums=1)(-1, False), x[first:last])
+    np.testing.assert_array_equal(jax.jit(call, static_argnums=1)(-1, True), x[-(last - first) :])
+    # dynamic_index_in_dim is jitted in the newest JAX, so that an int index is traced too.
+    if name == "dynamic_slice_in_dim":
+        with pytest.raises(ValueError, match=r"^Index -1 is out of bounds for dimension 4 if "):
+            call(-1, False)
+    else:
+        np.testing.assert_array_equal(call(-1, False), x[first:last])
+
+
+def test_dynamic_updates_count_negative_indices_as_told():
+    x = jnp.zeros((4, 3))
+    lax = jaxcompat.lax
+    update = jnp.ones((1, 3))
+
+    def updated(i, allow):
+        return jax.jit(
+            lambda i: lax.dynamic_update_slice(x, update, (i, 0), allow_negative_indices=allow)
+        )(i)
+
+    np.testing.assert_array_equal(updated(-1, True), x.at[3].set(1.0))
+    np.testing.assert_array_equal(updated(-1, False), x.at[0].set(1.0))
+    in_dim = jax.jit(
+        lambda i: lax.dynamic_update_slice_in_dim(x, update, i, 0, allow_negative_indices=False)
+    )
+    np.testing.assert_array_equal(in_dim(-2), x.at[0].set(1.0))
+    index_in_dim = jax.jit(
+        lambda i: lax.dynamic_update_index_in_dim(x, update[0], i, 0, allow_negative_indices=False)
+    )
+    np.testing.assert_array_equal(index_in_dim(-2), x.at[0].set(1.0))
+    jitted_in_the_newest = lax.dynamic_update_index_in_dim(
+        x, update[0], -2, 0, allow_negative_indices=False
+    )
+    np.testing.assert_array_equal(jitted_in_the_newest, x.at[0].set(1.0))
+    with pytest.raises(ValueError, match=r"^Index -2 is out of bounds for dimension 4 if "):
+        lax.dynamic_update_slice_in_dim(x, update, -2, 0, allow_negative_indices=False)
+
+
 @pytest.mark.parametrize(("public", "name", "path", "parameter", "first"), _not_adapted_pairs())
 def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, parameter, first):
     found = _read(public, name)

@@ -19,12 +19,14 @@ from importlib import resources
 from typing import Any
 
 import jax
+import numpy as np
 
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
     CORRECTION_AS_DDOF,
     KEYS_JOINED_AS_ASKED,
     KEYWORD_RULES,
+    NEGATIVE_INDICES_AS_ALLOWED,
     NOT_ADAPTED_YET,
     PLACED_ON_DEVICE,
     REFUSED_BY_NEWEST,
@@ -269,6 +271,50 @@ def _top_k_along_axis(
     return jax.numpy.moveaxis(top_values, -1, axis), jax.numpy.moveaxis(top_indices, -1, axis)
 
 
+def _negative_indices_as_allowed(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """dynamic_slice and its kin before JAX 0.5.3 (a negative index counts from the end),
+    with allow_negative_indices= (a bool, or one per dimension for the ``start_indices``
+    functions). Where it is False, a static negative index (an int) is the newest's
+    ValueError, and a traced one becomes 0, where XLA clamps it when the release does not
+    count it from the end (the index is never negative then)."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    bound.apply_defaults()
+    shape = jax.numpy.shape(bound.arguments["operand"])
+    allowed = values["allow_negative_indices"]
+    if "start_indices" in bound.arguments:
+        indices = bound.arguments["start_indices"]
+        if len(indices) != len(shape):
+            return function(*args, **kwargs)  # the release's own error
+        flags = [allowed] * len(shape) if isinstance(allowed, bool) else list(allowed)
+        bound.arguments["start_indices"] = [
+            index if allow else _not_from_the_end(index, size)
+            for index, size, allow in zip(list(indices), shape, flags, strict=True)
+        ]
+    elif not allowed:
+        name = "start_index" if "start_index" in bound.arguments else "index"
+        size = shape[bound.arguments["axis"]]
+        # The newest *_index_in_dim are jitted, so that even a static index is traced there.
+        static = not path.endswith("index_in_dim")
+        bound.arguments[name] = _not_from_the_end(bound.arguments[name], size, static)
+    return function(*bound.args, **bound.kwargs)
+
+
+def _not_from_the_end(index: Any, size: int, static: bool = True) -> Any:
+    if static and isinstance(index, int | np.integer):
+        if index < 0:
+            raise ValueError(
+                f"Index {index} is out of bounds for dimension {size} if "
+                "allow_negative_indices=False"
+            )
+        return index
+    index = jax.numpy.asarray(index)
+    if jax.numpy.issubdtype(index.dtype, jax.numpy.unsignedinteger):
+        return index
+    return jax.lax.max(index, jax.numpy.zeros_like(index))
+
+
 #: The newest pure_callback's batching methods, in its own order (JAX 0.5.0 added
 #: "sequential_unrolled").
 _VMAP_METHODS = [
@@ -321,6 +367,7 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     KEYS_JOINED_AS_ASKED: _keys_joined_as_asked,
     TOP_K_ALONG_AXIS: _top_k_along_axis,
     VMAP_METHOD_AS_VECTORIZED: _vmap_method_as_vectorized,
+    NEGATIVE_INDICES_AS_ALLOWED: _negative_indices_as_allowed,
 }
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "CORRECTION_AS_DDOF",
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
+    "NEGATIVE_INDICES_AS_ALLOWED",
     "NOT_ADAPTED_YET",
     "PLACED_ON_DEVICE",
     "REFUSED_BY_NEWEST",
@@ -53,6 +54,7 @@ CORRECTION_AS_DDOF = "correction as ddof"
 KEYS_JOINED_AS_ASKED = "keys joined as asked"
 TOP_K_ALONG_AXIS = "top_k along the axis"
 VMAP_METHOD_AS_VECTORIZED = "vmap_method as vectorized"
+NEGATIVE_INDICES_AS_ALLOWED = "negative indices as allowed"
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,32 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         UNSUPPORTED,
         "cannot choose the devices a callback runs on",
         paths=frozenset({"jax.pure_callback"}),
+    ),
+    # JAX 0.5.3: dynamic_slice and its kin take allow_negative_indices= (default True, a
+    # negative index counts from the end, as every older release always does). False leaves a
+    # traced negative index to XLA, which clamps it to 0, and refuses a static one (an int).
+    KeywordRule(
+        "allow_negative_indices",
+        NEGATIVE_INDICES_AS_ALLOWED,
+        default=True,
+        paths=frozenset(
+            f"jax.lax.{name}"
+            for name in (
+                "dynamic_slice",
+                "dynamic_slice_in_dim",
+                "dynamic_update_slice",
+                "dynamic_update_slice_in_dim",
+            )
+        ),
+    ),
+    # JAX 0.10.1 jitted the *_index_in_dim functions, so that an int index is traced there
+    # too: False clamps it to 0, where 0.5.3-0.10.0 refuse it.
+    KeywordRule(
+        "allow_negative_indices",
+        NEGATIVE_INDICES_AS_ALLOWED,
+        default=True,
+        paths=frozenset({"jax.lax.dynamic_index_in_dim", "jax.lax.dynamic_update_index_in_dim"}),
+        fixed_in="0.10.1",
     ),
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
