@@ -454,6 +454,32 @@ def test_dynamic_updates_count_negative_indices_as_told():
         lax.dynamic_update_slice_in_dim(x, update, -2, 0, allow_negative_indices=False)
 
 
+# (batch_size=0, all remainder in the newest JAX, is a ZeroDivisionError in JAX 0.4.31 to 0.8.)
+@pytest.mark.parametrize("batch_size", [1, 2, 3, 4, 7, 9])
+def test_map_maps_in_batches_of_the_size_asked(batch_size):
+    def f(pair):
+        x, y = pair
+        return {"sum": x + y, "scaled": 2.0 * x}
+
+    xs = (jnp.arange(7.0), jnp.arange(7.0) * 10.0)
+    ys = jaxcompat.lax.map(f, xs, batch_size=batch_size)
+    np.testing.assert_array_equal(ys["sum"], np.arange(7.0) * 11.0)
+    np.testing.assert_array_equal(ys["scaled"], np.arange(7.0) * 2.0)
+    # A scan over the whole batches (none if the batch is not smaller than the input), each
+    # vmapped; the remainder vmapped after.
+    batches = 7 // batch_size
+    jaxpr = jax.make_jaxpr(lambda xs: jaxcompat.lax.map(f, xs, batch_size=batch_size))(xs)
+    scans = [e.params["length"] for e in jaxpr.jaxpr.eqns if e.primitive.name == "scan"]
+    assert [length for length in scans if length] == ([batches] if batches else [])
+
+    def total(scale):
+        return jaxcompat.lax.map(lambda x: scale * x**2, xs[0], batch_size=batch_size).sum()
+
+    assert float(jax.grad(total)(1.0)) == float((np.arange(7.0) ** 2).sum())
+    jitted = jax.jit(lambda xs: jaxcompat.lax.map(f, xs, batch_size=batch_size)["sum"])
+    np.testing.assert_array_equal(jitted(xs), np.arange(7.0) * 11.0)
+
+
 @pytest.mark.parametrize(("public", "name", "path", "parameter", "first"), _not_adapted_pairs())
 def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, parameter, first):
     found = _read(public, name)

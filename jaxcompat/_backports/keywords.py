@@ -26,6 +26,7 @@ from .._stable_names.keywords import (
     CORRECTION_AS_DDOF,
     KEYS_JOINED_AS_ASKED,
     KEYWORD_RULES,
+    MAPPED_IN_BATCHES,
     NEGATIVE_INDICES_AS_ALLOWED,
     NOT_ADAPTED_YET,
     PLACED_ON_DEVICE,
@@ -315,6 +316,33 @@ def _not_from_the_end(index: Any, size: int, static: bool = True) -> Any:
     return jax.lax.max(index, jax.numpy.zeros_like(index))
 
 
+def _mapped_in_batches(function: Any, path: str, values: dict[str, Any], f: Any, xs: Any) -> Any:
+    """lax.map before JAX 0.4.31, with batch_size=: as the newest, the release's map (a scan)
+    over batches of ``batch_size`` elements, each mapped with vmap, then the remainder mapped
+    with vmap, joined along the leading axis."""
+    batch_size = values["batch_size"]
+    leaves, structure = jax.tree_util.tree_flatten(xs)
+    if not leaves:
+        return function(f, xs)  # the release's own error: nothing to map over
+    size = leaves[0].shape[0]
+    batches, remainder = (0, size) if batch_size == 0 else divmod(size, batch_size)
+    used = batches * batch_size
+    mapped = jax.vmap(f)
+    parts = []
+    if batches:
+        batched = [leaf[:used].reshape(batches, batch_size, *leaf.shape[1:]) for leaf in leaves]
+        ys = function(mapped, jax.tree_util.tree_unflatten(structure, batched))
+        parts.append(jax.tree_util.tree_map(lambda y: y.reshape(-1, *y.shape[2:]), ys))
+    if remainder:
+        rest = [leaf[used:] for leaf in leaves]
+        parts.append(mapped(jax.tree_util.tree_unflatten(structure, rest)))
+    if len(parts) == 1:
+        return parts[0]
+    return jax.tree_util.tree_map(
+        lambda whole, rest: jax.lax.concatenate([whole, rest], dimension=0), *parts
+    )
+
+
 #: The newest pure_callback's batching methods, in its own order (JAX 0.5.0 added
 #: "sequential_unrolled").
 _VMAP_METHODS = [
@@ -368,6 +396,7 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     TOP_K_ALONG_AXIS: _top_k_along_axis,
     VMAP_METHOD_AS_VECTORIZED: _vmap_method_as_vectorized,
     NEGATIVE_INDICES_AS_ALLOWED: _negative_indices_as_allowed,
+    MAPPED_IN_BATCHES: _mapped_in_batches,
 }
 
 

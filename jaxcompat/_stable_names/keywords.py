@@ -33,6 +33,7 @@ __all__ = [
     "CORRECTION_AS_DDOF",
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
+    "MAPPED_IN_BATCHES",
     "NEGATIVE_INDICES_AS_ALLOWED",
     "NOT_ADAPTED_YET",
     "PLACED_ON_DEVICE",
@@ -55,6 +56,7 @@ KEYS_JOINED_AS_ASKED = "keys joined as asked"
 TOP_K_ALONG_AXIS = "top_k along the axis"
 VMAP_METHOD_AS_VECTORIZED = "vmap_method as vectorized"
 NEGATIVE_INDICES_AS_ALLOWED = "negative indices as allowed"
+MAPPED_IN_BATCHES = "mapped in batches"
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,9 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         paths=frozenset({"jax.lax.dynamic_index_in_dim", "jax.lax.dynamic_update_index_in_dim"}),
         fixed_in="0.10.1",
     ),
+    # JAX 0.4.31: lax.map(batch_size=) maps batches of that many elements with vmap, in a
+    # scan over the batches, and the remainder with vmap after.
+    KeywordRule("batch_size", MAPPED_IN_BATCHES, paths=frozenset({"jax.lax.map"})),
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
         "axis",
