@@ -480,6 +480,29 @@ def test_map_maps_in_batches_of_the_size_asked(batch_size):
     np.testing.assert_array_equal(jitted(xs), np.arange(7.0) * 11.0)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+def test_logsumexp_leaves_out_what_where_masks(dtype):
+    a = jnp.asarray([[1.0, 2.0, 30.0], [-1.0, 0.5, 4.0]]).astype(dtype)
+    where = np.array([[True, True, False], [False, False, False]])
+    logsumexp = jaxcompat.nn.logsumexp
+    found = logsumexp(a, axis=1, where=where)
+    expected_dtype = jnp.zeros((), dtype).dtype if dtype != "int32" else jnp.zeros(()).dtype
+    assert found.dtype == expected_dtype
+    reference = np.log(np.exp(1.0) + np.exp(2.0))
+    np.testing.assert_allclose(found[0], reference, rtol=1e-3 if dtype == "float16" else 1e-6)
+    assert found[1] == -np.inf  # nothing left: the log of an empty sum
+    # The same as weights of 0 for the elements left out, with b= given too.
+    weights = jnp.asarray([[2.0, 1.0, 5.0], [1.0, 1.0, 1.0]])
+    both = logsumexp(a.astype("float32"), axis=1, b=weights, where=where)
+    np.testing.assert_allclose(both[0], np.log(2 * np.exp(1.0) + np.exp(2.0)), rtol=1e-6)
+    value, sign = logsumexp(a.astype("float32"), where=where, return_sign=True)
+    np.testing.assert_allclose(value, reference, rtol=1e-6)
+    assert sign == 1.0
+    grad = jax.grad(lambda x: logsumexp(x, where=where))(a.astype("float32"))
+    softmax = np.exp([1.0, 2.0]) / np.exp([1.0, 2.0]).sum()
+    np.testing.assert_allclose(grad, [[softmax[0], softmax[1], 0.0], [0.0, 0.0, 0.0]], rtol=1e-6)
+
+
 @pytest.mark.parametrize(("public", "name", "path", "parameter", "first"), _not_adapted_pairs())
 def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, parameter, first):
     found = _read(public, name)

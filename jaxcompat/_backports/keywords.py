@@ -27,6 +27,7 @@ from .._stable_names.keywords import (
     KEYS_JOINED_AS_ASKED,
     KEYWORD_RULES,
     MAPPED_IN_BATCHES,
+    MASKED_AS_ZERO_WEIGHT,
     NEGATIVE_INDICES_AS_ALLOWED,
     NOT_ADAPTED_YET,
     PLACED_ON_DEVICE,
@@ -343,6 +344,22 @@ def _mapped_in_batches(function: Any, path: str, values: dict[str, Any], f: Any,
     )
 
 
+def _masked_as_zero_weight(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """nn.logsumexp before JAX 0.4.27, with where=: an element left out is one of weight 0
+    (``b``), which the release leaves out of the maximum and the sum alike. The weight of
+    the others is 1, weakly typed, so that it does not change the result's dtype."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    where = values["where"]
+    weight = bound.arguments.get("b")
+    if weight is None:
+        bound.arguments["b"] = jax.numpy.where(where, 1.0, 0.0)
+    else:
+        bound.arguments["b"] = jax.numpy.where(where, weight, 0)
+    return function(*bound.args, **bound.kwargs)
+
+
 #: The newest pure_callback's batching methods, in its own order (JAX 0.5.0 added
 #: "sequential_unrolled").
 _VMAP_METHODS = [
@@ -397,6 +414,7 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     VMAP_METHOD_AS_VECTORIZED: _vmap_method_as_vectorized,
     NEGATIVE_INDICES_AS_ALLOWED: _negative_indices_as_allowed,
     MAPPED_IN_BATCHES: _mapped_in_batches,
+    MASKED_AS_ZERO_WEIGHT: _masked_as_zero_weight,
 }
 
 

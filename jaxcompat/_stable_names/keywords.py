@@ -34,6 +34,7 @@ __all__ = [
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
     "MAPPED_IN_BATCHES",
+    "MASKED_AS_ZERO_WEIGHT",
     "NEGATIVE_INDICES_AS_ALLOWED",
     "NOT_ADAPTED_YET",
     "PLACED_ON_DEVICE",
@@ -57,6 +58,7 @@ TOP_K_ALONG_AXIS = "top_k along the axis"
 VMAP_METHOD_AS_VECTORIZED = "vmap_method as vectorized"
 NEGATIVE_INDICES_AS_ALLOWED = "negative indices as allowed"
 MAPPED_IN_BATCHES = "mapped in batches"
+MASKED_AS_ZERO_WEIGHT = "masked as zero weight"
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,9 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.4.31: lax.map(batch_size=) maps batches of that many elements with vmap, in a
     # scan over the batches, and the remainder with vmap after.
     KeywordRule("batch_size", MAPPED_IN_BATCHES, paths=frozenset({"jax.lax.map"})),
+    # JAX 0.4.27: nn.logsumexp(where=) leaves out the elements where it is False; before,
+    # b= (a weight, 0 leaves an element out) does the same.
+    KeywordRule("where", MASKED_AS_ZERO_WEIGHT, paths=frozenset({"jax.nn.logsumexp"})),
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
         "axis",
