@@ -503,6 +503,35 @@ def test_logsumexp_leaves_out_what_where_masks(dtype):
     np.testing.assert_allclose(grad, [[softmax[0], softmax[1], 0.0], [0.0, 0.0, 0.0]], rtol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32"])
+def test_argsort_counts_its_indices_in_the_dtype_asked(dtype):
+    x = jnp.asarray([[3.0, 1.0, 2.0, 1.0], [0.0, -1.0, 5.0, 4.0]])
+    found = jaxcompat.numpy.argsort(x, axis=1, dtype=dtype)
+    assert found.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(found, [[1, 3, 2, 0], [1, 0, 3, 2]])
+    found = jaxcompat.numpy.argsort(x, axis=None, descending=True, dtype=dtype)
+    assert found.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(found, [6, 7, 0, 2, 1, 3, 4, 5])
+
+
+@pytest.mark.parametrize("name", ["cov", "corrcoef"])
+def test_cov_and_corrcoef_compute_in_the_dtype_asked(name):
+    function = getattr(jaxcompat.numpy, name)
+    x = jnp.asarray([[1.0, 2.0, 4.0, 7.0], [2.0, 1.0, 0.5, 3.0]], dtype="float32")
+    reference = getattr(np, name)(np.asarray(x, np.float64))
+    found = function(x, dtype="float16")
+    assert found.dtype == np.float16
+    np.testing.assert_allclose(found, reference, rtol=5e-3, atol=5e-3)
+    found = function(x[0], x[1], dtype="complex64")
+    assert found.dtype == np.complex64
+    np.testing.assert_allclose(found, reference, rtol=1e-6)
+    with pytest.raises(ValueError, match="dtype must be a subclass") as raised:
+        function(x, dtype="int32")
+    assert str(raised.value) == (
+        f"{name}: dtype must be a subclass of float or complex; got dtype='int32'"
+    )
+
+
 @pytest.mark.parametrize(("public", "name", "path", "parameter", "first"), _not_adapted_pairs())
 def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, parameter, first):
     found = _read(public, name)

@@ -23,7 +23,9 @@ import numpy as np
 
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
+    COMPUTED_IN_THE_DTYPE,
     CORRECTION_AS_DDOF,
+    INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     KEYWORD_RULES,
     MAPPED_IN_BATCHES,
@@ -360,6 +362,36 @@ def _masked_as_zero_weight(
     return function(*bound.args, **bound.kwargs)
 
 
+def _indices_of_the_dtype(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """argsort before JAX 0.9.1, with dtype=: the newest counts its indices in that dtype."""
+    return function(*args, **kwargs).astype(values["dtype"])
+
+
+def _computed_in_the_dtype(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """cov and corrcoef before JAX 0.8.1, with dtype=: the newest casts the data to it
+    before it computes; casting each input first gives the same values. Weights are cast
+    after they are combined there, which the release's cov does not let be done."""
+    dtype = values["dtype"]
+    name = path.rpartition(".")[2]
+    if not jax.numpy.issubdtype(dtype, jax.numpy.inexact):
+        raise ValueError(f"{name}: dtype must be a subclass of float or complex; got {dtype=}")
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    if any(bound.arguments.get(weights) is not None for weights in ("fweights", "aweights")):
+        raise TypeError(
+            f"jaxcompat.numpy.cov(dtype=..., fweights= or aweights=...) needs JAX 0.8.1 or "
+            f"newer: JAX {JAX_VERSION_STRING}'s cov cannot weigh in the dtype given. Leave "
+            "dtype out, or upgrade JAX."
+        )
+    for data in ("m", "x", "y"):
+        if bound.arguments.get(data) is not None:
+            bound.arguments[data] = jax.numpy.asarray(bound.arguments[data]).astype(dtype)
+    return function(*bound.args, **bound.kwargs)
+
+
 #: The newest pure_callback's batching methods, in its own order (JAX 0.5.0 added
 #: "sequential_unrolled").
 _VMAP_METHODS = [
@@ -415,6 +447,8 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     NEGATIVE_INDICES_AS_ALLOWED: _negative_indices_as_allowed,
     MAPPED_IN_BATCHES: _mapped_in_batches,
     MASKED_AS_ZERO_WEIGHT: _masked_as_zero_weight,
+    INDICES_OF_THE_DTYPE: _indices_of_the_dtype,
+    COMPUTED_IN_THE_DTYPE: _computed_in_the_dtype,
 }
 
 

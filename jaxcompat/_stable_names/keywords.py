@@ -30,7 +30,9 @@ from typing import Any
 
 __all__ = [
     "CLEAR_ERROR_MODULES",
+    "COMPUTED_IN_THE_DTYPE",
     "CORRECTION_AS_DDOF",
+    "INDICES_OF_THE_DTYPE",
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
     "MAPPED_IN_BATCHES",
@@ -59,6 +61,8 @@ VMAP_METHOD_AS_VECTORIZED = "vmap_method as vectorized"
 NEGATIVE_INDICES_AS_ALLOWED = "negative indices as allowed"
 MAPPED_IN_BATCHES = "mapped in batches"
 MASKED_AS_ZERO_WEIGHT = "masked as zero weight"
+INDICES_OF_THE_DTYPE = "indices of the dtype"
+COMPUTED_IN_THE_DTYPE = "computed in the dtype"
 
 
 @dataclass(frozen=True)
@@ -232,6 +236,14 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.4.27: nn.logsumexp(where=) leaves out the elements where it is False; before,
     # b= (a weight, 0 leaves an element out) does the same.
     KeywordRule("where", MASKED_AS_ZERO_WEIGHT, paths=frozenset({"jax.nn.logsumexp"})),
+    # JAX 0.9.1: argsort(dtype=) is the indices' dtype; before, the default integer.
+    KeywordRule("dtype", INDICES_OF_THE_DTYPE, paths=frozenset({"jax.numpy.argsort"})),
+    # JAX 0.8.1: cov and corrcoef (dtype=) compute in a float or complex dtype given.
+    KeywordRule(
+        "dtype",
+        COMPUTED_IN_THE_DTYPE,
+        paths=frozenset({"jax.numpy.cov", "jax.numpy.corrcoef"}),
+    ),
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
         "axis",
