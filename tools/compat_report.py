@@ -243,14 +243,19 @@ def keyword_probe() -> dict[str, Any]:
             missing = [p for p in wanted if not _accepts_by_name(parameters, p)]
             accepting += not missing
             adapting = _is_keyword_wrapper(found)
+            # What the function under the wrapper takes itself (a stable name's source).
+            wrapped = _signature_parameters(found.__wrapped__) if adapting else None
             for parameter, first in newest.get(path, ("", {}))[1].items():
                 rule = rule_for(path, parameter)
                 # The release's own function takes it (and is right: see KeywordRule.fixed_in).
                 fixed_in = rule.fixed_in if rule is not None and rule.fixed_in else first
+                rule_fixed_later = fixed_in != first
                 if parse_release(max(first, fixed_in, key=parse_release)) <= JAX_VERSION:
                     continue
                 if parameter in missing:
                     kind = "not accepted"
+                elif wrapped is not None and parameter in wrapped and not rule_fixed_later:
+                    kind = "honoured"  # the wrapped function takes it itself
                 elif not adapting or rule is None:
                     kind = "honoured"  # jaxcompat's own function or adapter takes it
                 elif rule.other_values == UNSUPPORTED:
