@@ -383,3 +383,15 @@ def test_pure_callback_expands_unbatched_arguments_where_the_release_can():
     out = jax.vmap(times, in_axes=(0, None))(jnp.arange(3.0), jnp.float32(2.0))
     assert out.tolist() == [0.0, 2.0, 4.0]
     assert shapes == [((3,), (1,))]
+
+
+@pytest.mark.jax("<0.4.24")
+def test_unique_says_the_release_counts_every_nan_as_one():
+    with pytest.raises(TypeError) as raised:
+        jaxcompat.numpy.unique(jnp.asarray([1.0, jnp.nan, jnp.nan]), equal_nan=False)
+    assert str(raised.value) == (
+        "jaxcompat.numpy.unique(equal_nan=...) needs JAX 0.4.24 or newer: JAX "
+        f"{jaxcompat.JAX_VERSION_STRING} counts all NaNs as one value (its jax.numpy.unique "
+        "has no equal_nan parameter). Pass equal_nan=True, the default, or leave it out; or "
+        "upgrade JAX."
+    )

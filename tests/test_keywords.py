@@ -532,6 +532,16 @@ def test_cov_and_corrcoef_compute_in_the_dtype_asked(name):
     )
 
 
+@pytest.mark.parametrize("ordered", [True, False])
+def test_unique_takes_sorted_and_counts_nans_as_one(ordered):
+    x = jnp.asarray([np.nan, 3.0, 1.0, np.nan, 3.0])
+    values, counts = jaxcompat.numpy.unique(x, return_counts=True, sorted=ordered)
+    np.testing.assert_array_equal(values, [1.0, 3.0, np.nan])  # "unused by JAX": sorted
+    np.testing.assert_array_equal(counts, [1, 2, 2])
+    found = jaxcompat.numpy.unique(x, equal_nan=True, sorted=ordered, size=4, fill_value=0.0)
+    np.testing.assert_array_equal(found, [1.0, 3.0, np.nan, 0.0])
+
+
 @pytest.mark.parametrize(("public", "name", "path", "parameter", "first"), _not_adapted_pairs())
 def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, parameter, first):
     found = _read(public, name)

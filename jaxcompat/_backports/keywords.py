@@ -37,6 +37,7 @@ from .._stable_names.keywords import (
     SORTED_AS_ASKED,
     TOP_K_ALONG_AXIS,
     UNSUPPORTED,
+    UNUSED_BY_NEWEST,
     VMAP_METHOD_AS_VECTORIZED,
     KeywordRule,
     rule_for,
@@ -392,6 +393,13 @@ def _computed_in_the_dtype(
     return function(*bound.args, **bound.kwargs)
 
 
+def _unused_by_newest(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """A keyword the newest JAX takes and does not use (unique's sorted=)."""
+    return function(*args, **kwargs)
+
+
 #: The newest pure_callback's batching methods, in its own order (JAX 0.5.0 added
 #: "sequential_unrolled").
 _VMAP_METHODS = [
@@ -449,6 +457,7 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     MASKED_AS_ZERO_WEIGHT: _masked_as_zero_weight,
     INDICES_OF_THE_DTYPE: _indices_of_the_dtype,
     COMPUTED_IN_THE_DTYPE: _computed_in_the_dtype,
+    UNUSED_BY_NEWEST: _unused_by_newest,
 }
 
 

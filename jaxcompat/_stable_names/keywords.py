@@ -44,6 +44,7 @@ __all__ = [
     "SORTED_AS_ASKED",
     "TOP_K_ALONG_AXIS",
     "UNSUPPORTED",
+    "UNUSED_BY_NEWEST",
     "VMAP_METHOD_AS_VECTORIZED",
     "KeywordRule",
     "rule_for",
@@ -63,6 +64,7 @@ MAPPED_IN_BATCHES = "mapped in batches"
 MASKED_AS_ZERO_WEIGHT = "masked as zero weight"
 INDICES_OF_THE_DTYPE = "indices of the dtype"
 COMPUTED_IN_THE_DTYPE = "computed in the dtype"
+UNUSED_BY_NEWEST = "unused by the newest"
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,22 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         "dtype",
         COMPUTED_IN_THE_DTYPE,
         paths=frozenset({"jax.numpy.cov", "jax.numpy.corrcoef"}),
+    ),
+    # JAX 0.5.3: unique(sorted=) is "unused by JAX" (its docstring): any value gives the
+    # sorted unique values, as every release does.
+    KeywordRule(
+        "sorted",
+        UNUSED_BY_NEWEST,
+        default=True,
+        paths=frozenset({"jax.numpy.unique"}),
+    ),
+    # JAX 0.4.24: unique(equal_nan=) (default True); before, all NaNs always count as one.
+    KeywordRule(
+        "equal_nan",
+        UNSUPPORTED,
+        "counts all NaNs as one value",
+        default=True,
+        paths=frozenset({"jax.numpy.unique"}),
     ),
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
