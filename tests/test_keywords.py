@@ -146,6 +146,23 @@ def test_out_sharding_none_is_the_call_without_it(name):
     np.testing.assert_array_equal(jitted, without)
 
 
+def test_out_sharding_of_an_array_outside_any_mesh_is_the_call_without_it():
+    # A library that reads the newest signature passes jax.typeof(x).sharding on (optax's
+    # tree_random_like): outside any mesh it is a sharding over a mesh with no axes, which
+    # places nothing, and must work wherever the call without it works.
+    x = jnp.ones((2, 3))
+    sharding = getattr(jaxcompat.typeof(x), "sharding", None)
+    if sharding is None:
+        pytest.skip(f"avals carry no sharding on JAX {jaxcompat.JAX_VERSION_STRING}")
+    key = jaxcompat.random.key(0)
+    found = jaxcompat.random.normal(key, (2, 3), out_sharding=sharding)
+    np.testing.assert_array_equal(found, jaxcompat.random.normal(key, (2, 3)))
+    zeros = jaxcompat.numpy.zeros((2, 3), out_sharding=sharding)
+    np.testing.assert_array_equal(zeros, np.zeros((2, 3)))
+    jitted = jax.jit(lambda k: jaxcompat.random.bits(k, (4,), out_sharding=sharding))(key)
+    np.testing.assert_array_equal(jitted, jaxcompat.random.bits(key, (4,)))
+
+
 def test_out_sharding_none_differentiates_and_vmaps():
     def f(a):
         return jaxcompat.numpy.einsum("i,i->", a, a, out_sharding=None)

@@ -180,7 +180,7 @@ def accept_newest_keywords(
             if name not in kwargs:
                 continue
             value = kwargs.pop(name)
-            if value is rule.default:
+            if value is rule.default or _places_nothing(name, value):
                 continue  # the same as leaving it out
             if rule.other_values in (UNSUPPORTED, REFUSED_BY_NEWEST, NOT_ADAPTED_YET):
                 raise _refusal(public_path, jax_path, name, first, rule)
@@ -196,6 +196,16 @@ def accept_newest_keywords(
     module, _, name = f"jaxcompat.{public_path}".rpartition(".")
     adapted.__module__, adapted.__qualname__ = module, name
     return adapted
+
+
+def _places_nothing(name: str, value: Any) -> bool:
+    """Whether ``out_sharding=value`` asks for no placement at all: a sharding over a mesh
+    with no axes, which is what ``jax.typeof(x).sharding`` is for an array outside any mesh
+    (JAX 0.5.1 on). A library that reads the newest signature passes it on (optax's
+    ``tree_random_like``: ``out_sharding=jax.typeof(leaf).sharding``); the newest JAX then
+    places the result as it does without it."""
+    mesh = getattr(value, "mesh", None)
+    return name == "out_sharding" and mesh is not None and not getattr(mesh, "axis_names", 1)
 
 
 # --- the helpers that honour a keyword with the release's own function -------------------
