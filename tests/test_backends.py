@@ -395,3 +395,16 @@ def test_unique_says_the_release_counts_every_nan_as_one():
         "has no equal_nan parameter). Pass equal_nan=True, the default, or leave it out; or "
         "upgrade JAX."
     )
+
+
+@pytest.mark.jax("<0.5.3")
+def test_allow_negative_indices_names_a_length_that_does_not_fit():
+    # The newest JAX raises a ValueError too, from its internal zip.
+    with pytest.raises(ValueError, match=r"^allow_negative_indices has 1 entries") as raised:
+        jaxcompat.lax.dynamic_slice(
+            jnp.zeros((4, 6)), (1, 2), (2, 3), allow_negative_indices=(True,)
+        )
+    assert str(raised.value) == (
+        "allow_negative_indices has 1 entries, but the operand has 2 dimensions: give one "
+        "bool per dimension, or one for all"
+    )

@@ -303,6 +303,11 @@ def _negative_indices_as_allowed(
         if len(indices) != len(shape):
             return function(*args, **kwargs)  # the release's own error
         flags = [allowed] * len(shape) if isinstance(allowed, bool) else list(allowed)
+        if len(flags) != len(shape):
+            raise ValueError(
+                f"allow_negative_indices has {len(flags)} entries, but the operand has "
+                f"{len(shape)} dimensions: give one bool per dimension, or one for all"
+            )
         bound.arguments["start_indices"] = [
             index if allow else _not_from_the_end(index, size)
             for index, size, allow in zip(list(indices), shape, flags, strict=True)

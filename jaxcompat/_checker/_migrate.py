@@ -23,7 +23,7 @@ from ._api import JAXCOMPAT_MODULES
 from ._files import LINE_END, char_column, source_lines
 from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
-from ._walk import walk_lines
+from ._walk import walk
 
 __all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "rewrite_imports"]
 
@@ -180,7 +180,7 @@ def _attributes_and_comparisons(
     """Every attribute read and comparison on the lines of a watched attribute, each list in
     walk order (one walk serves both rewrites below)."""
     attributes, comparisons = [], []
-    for node in walk_lines(tree, _watched_lines(source, lines)):
+    for node in walk(tree, _watched_lines(source, lines)):
         if isinstance(node, ast.Attribute):
             attributes.append(node)
         elif isinstance(node, ast.Compare):
