@@ -758,6 +758,61 @@ def test_changes_below_unchanged_attributes_are_seen_call_after_call(change):
         assert after.dtype == model.plain(1.0).dtype
 
 
+class Plain:
+    def __init__(self, value, inner=None):
+        self.value = value
+        self.inner = inner
+
+
+class Reusable:
+    """State whose every node can be watched (no set, no value-compared object): a split of
+    it is reused call after call while every node holds the very same children."""
+
+    def __init__(self):
+        self.w = jnp.ones(2)
+        self.table = {"a": 1.0, "b": 2.0}
+        self.terms = [1.0, 2.0]
+        self.plain = Plain(1.0, Plain(2.0))
+        self.slotted = Slotted(1.0)
+
+    def plain_total(self, x):
+        total = sum(self.table.values()) * len(self.table) + sum(self.terms) * len(self.terms)
+        total = total + self.plain.value + self.plain.inner.value + self.slotted.scale
+        return self.w * x * total
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.plain_total(x)
+
+
+GUARDED_CHANGES = {
+    "a dict key swapped for another, same size": lambda m: (
+        m.table.pop("a"),
+        m.table.__setitem__("c", 5.0),
+    ),
+    "a dict value replaced": lambda m: m.table.__setitem__("b", 7.0),
+    "a list item replaced": lambda m: m.terms.__setitem__(1, 4.0),
+    "a list grown": lambda m: m.terms.append(3.0),
+    "an attribute of a nested object rebound": lambda m: setattr(m.plain, "value", 3.0),
+    "an attribute two objects down rebound": lambda m: setattr(m.plain.inner, "value", 6.0),
+    "a nested object's __dict__ replaced": lambda m: setattr(
+        m.plain, "__dict__", {"value": 8.0, "inner": m.plain.inner}
+    ),
+    "a slot of a nested object rebound": lambda m: setattr(m.slotted, "scale", 4.0),
+    "an attribute of self rebound": lambda m: setattr(m, "table", {"a": 1.0}),
+}
+
+
+@pytest.mark.parametrize("change", sorted(GUARDED_CHANGES))
+def test_a_reused_split_sees_every_change_at_any_depth(change):
+    model = Reusable()
+    for _ in range(3):
+        np.testing.assert_array_equal(model.apply(1.0), model.plain_total(1.0))
+    GUARDED_CHANGES[change](model)
+    for _ in range(3):
+        np.testing.assert_array_equal(model.apply(1.0), model.plain_total(1.0))
+
+
 def test_a_shared_part_that_leads_back_to_another_instance_is_walked_for_each():
     first, second = Parent(), Parent()
     second.child = first.child  # second's child leads back to first, not to second

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .method_reads import attributes_read
+from .state_guard import StateGuard
 from .state_walk import (
     ARRAY,
     ATOM,
@@ -31,13 +32,15 @@ from .state_walk import (
     kind,
     read_state,
     slot_names,
-    unchanged,
 )
 
-#: (class, attribute names, attribute values, guards, split): see ``StateSplitter._last``.
-_LastSplit = tuple[
-    type, tuple[str, ...], tuple[Any, ...], tuple[Any, ...], tuple[tuple[Any, ...], Any]
-]
+
+class _LastSplit(NamedTuple):
+    """A split, with the class it was made for and the guard under which it still holds."""
+
+    cls: type
+    guard: StateGuard
+    split: tuple[tuple[Any, ...], Any]
 
 
 def _picker(indices: list[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
@@ -89,7 +92,7 @@ class StateSplitter:
         self._reads: dict[type, tuple[str, ...] | None] = {}
         self._layouts: dict[tuple[Any, ...], Layout] = {}
         # The last split, with what it holds under: the very same attribute objects, and
-        # every mutable node below them holding the very same children (``unchanged``),
+        # every mutable node below them holding the very same children (``state_guard``),
         # give the very same split (and key, which JAX then matches by identity). Replaced
         # whole, so threads never see half of one.
         self._last: _LastSplit | None = None
@@ -106,14 +109,8 @@ class StateSplitter:
         if read is not None:
             state = {name: state[name] for name in read if name in state}
         last = self._last
-        if (
-            last is not None
-            and last[0] is cls
-            and last[1] == tuple(state)
-            and all(map(operator.is_, last[2], state.values()))
-            and (not last[3] or unchanged(last[3]))
-        ):
-            return last[4]
+        if last is not None and last.cls is cls and last.guard.holds(state):
+            return last.split
         names = tuple(state)
         values = tuple(state.values())
         layout_key = (cls, names, tuple(map(type, values)))
@@ -125,7 +122,7 @@ class StateSplitter:
         arrays = layout.pick_arrays(values)
         if not layout.nested:
             split = arrays, (layout, layout.pick_atoms(values))
-            self._last = (cls, names, values, (), split)
+            self._last = _LastSplit(cls, StateGuard(state, []), split)
             return split
         walk = Walk(instance, guarding=True)
         walk.arrays.extend(arrays)
@@ -139,13 +136,13 @@ class StateSplitter:
             return self.split(instance)
         walked: tuple[tuple[Any, ...], Any] = (
             tuple(walk.arrays),
-            (layout, layout.pick_atoms(values), entries),
+            hashed_once((layout, layout.pick_atoms(values), entries)),
         )
         # A walk that reached self again keys on self itself (a back-reference), so it
         # holds for this instance alone; one that met a value that can change in place
         # without its parent seeing it has no guards.
         if walk.guards is not None and not walk.reached_root:
-            self._last = (cls, names, values, tuple(walk.guards), walked)
+            self._last = _LastSplit(cls, StateGuard(state, walk.guards), walked)
         return walked
 
     def attributes_read(self, cls: type) -> tuple[str, ...] | None:
@@ -155,6 +152,34 @@ class StateSplitter:
         except KeyError:
             read = self._reads[cls] = attributes_read(self._method, cls)
             return read
+
+
+class HashedKey:
+    """A static key of nested state, hashed once: JAX hashes its static arguments on every
+    call, and the key of a three-level config object is a tuple tree of dozens of nodes."""
+
+    __slots__ = ("entries", "hash")
+
+    def __init__(self, entries: tuple[Any, ...], hashed: int) -> None:
+        self.entries = entries
+        self.hash = hashed
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is HashedKey and other.hash == self.hash and other.entries == self.entries
+        )
+
+
+def hashed_once(entries: tuple[Any, ...]) -> Any:
+    """``entries`` as a :class:`HashedKey`; as they are where they cannot be hashed, for JAX
+    to refuse in its own words."""
+    try:
+        return HashedKey(entries, hash(entries))
+    except TypeError:
+        return entries
 
 
 _ROOT_KINDS: dict[type, int] = {}

@@ -20,7 +20,7 @@ from typing import Any
 import jax
 
 from .aot import trace_by_closure
-from .cycles import refuse_cycles
+from .cycles import ATOM_TYPES, refuse_cycles
 from .jit_options import JitTraits, static_arguments
 
 PjitFunction: type = type(jax.jit(lambda x: x))
@@ -78,6 +78,12 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return self
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            for value in args:  # arrays and numbers, the usual arguments, hold no cycle
+                if type(value) not in ATOM_TYPES:
+                    break
+            else:
+                return self.func(*args)
         refuse_cycles("jit", args, kwargs, static=self._jc_static)
         return self.func(*args, **kwargs)
 

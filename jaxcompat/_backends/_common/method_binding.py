@@ -33,7 +33,7 @@ import jax
 import numpy as np
 
 from . import instance_state
-from .cycles import refuse_cycles
+from .cycles import ATOM_TYPES, refuse_cycles
 from .jit_object import jit_repr, make_plain_jit, rebuild_jit
 from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames, static_arguments
 from .shadow import shadow_for_trace
@@ -348,7 +348,13 @@ class BoundJitted:
         # MethodJit.call, inlined: this is the hot path of every method call.
         method = self._method
         instance = self.__self__
-        refuse_cycles("jit", args, kwargs, static=method.static_arguments)
+        for value in args:  # arrays and numbers, the usual arguments, hold no cycle
+            if type(value) not in ATOM_TYPES:
+                refuse_cycles("jit", args, kwargs, static=method.static_arguments)
+                break
+        else:
+            if kwargs:
+                refuse_cycles("jit", args, kwargs, static=method.static_arguments)
         arrays, key = method.splitter.split(instance)
         if method.aliases:
             key = method.aliases.get(key, key)

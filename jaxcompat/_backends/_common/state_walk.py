@@ -23,7 +23,6 @@ import dataclasses
 import enum
 import functools
 import logging
-import operator
 import types
 from typing import Any
 
@@ -256,7 +255,7 @@ class Walk:
         # to know which objects need a copy while tracing.
         self.counts: dict[int, int] | None = {} if counting else None
         # Per mutable node visited: (node, kind, structure, children), the guards under which
-        # this walk's result still holds (see ``unchanged``). None once the walk meets a
+        # this walk's result still holds (see ``state_guard``). None once the walk meets a
         # value whose key entry can change while the object stays the same.
         self.guards: list[tuple[Any, int, Any, tuple[Any, ...]]] | None = [] if guarding else None
 
@@ -363,24 +362,3 @@ def describe(value: Any, walk: Walk, path: Path, depth: int) -> Any:
         if walk.counts is not None:
             walk.counts[id(value)] = len(walk.arrays) + walk.refs - before
     return (value_kind, type(value), structure, entries)
-
-
-def unchanged(guards: tuple[tuple[Any, int, Any, tuple[Any, ...]], ...]) -> bool:
-    """Whether every node a walk visited still holds the very same children (by identity)
-    under the same structure: then the walk would give the same arrays and the same key.
-
-    Checking costs one pass over the nodes' children, in C, where the walk describes them.
-    """
-    for node, node_kind, structure, children in guards:
-        if node_kind is LIST:
-            if len(node) != len(children) or not all(map(operator.is_, node, children)):
-                return False
-            continue
-        state = node if node_kind is DICT else read_state(node)
-        if (
-            len(state) != len(children)
-            or not all(map(operator.is_, state.values(), children))
-            or tuple(state) != structure
-        ):
-            return False
-    return True
