@@ -2,6 +2,7 @@
 accepted by jaxcompat's object, the default is the same as leaving it out, and any other
 value is honoured (the release's own function names it) or a clear error."""
 
+import functools
 import importlib
 import inspect
 import json
@@ -585,3 +586,73 @@ def test_every_name_pickles_as_jax_own_functions_do(name):
     module, _, attribute = f"jaxcompat.{name}".rpartition(".")
     found = getattr(importlib.import_module(module), attribute)
     assert pickle.loads(pickle.dumps(found)) is found
+
+
+# --- custom_jvp and custom_vjp (nondiff_argnames=, JAX 0.6.2) -----------------------------
+
+
+def _power_with_vjp(**nondiff):
+    @functools.partial(jaxcompat.custom_vjp, **nondiff)
+    def power(x, n):
+        return x**n
+
+    def forward(x, n):
+        return power(x, n), x
+
+    def backward(n, x, g):
+        return (g * n * x ** (n - 1),)
+
+    power.defvjp(forward, backward)
+    return power
+
+
+def _scaled_sin_with_jvp(**nondiff):
+    @functools.partial(jaxcompat.custom_jvp, **nondiff)
+    def scaled_sin(x, n):
+        return jnp.sin(x) * n
+
+    @scaled_sin.defjvp
+    def rule(n, primals, tangents):
+        (x,), (t,) = primals, tangents
+        return scaled_sin(x, n), jnp.cos(x) * n * t
+
+    return scaled_sin
+
+
+@pytest.mark.parametrize("nondiff", [{"nondiff_argnames": ("n",)}, {"nondiff_argnums": (1,)}])
+def test_custom_vjp_takes_its_nondiff_arguments_by_name_or_position(nondiff):
+    power = _power_with_vjp(**nondiff)
+    assert power(3.0, 2) == 9.0
+    assert jax.grad(power)(3.0, 2) == 6.0
+    assert jax.grad(lambda x: power(x, n=3))(2.0) == 12.0
+    assert jax.jit(jax.grad(power), static_argnums=1)(2.0, 3) == 12.0
+    assert power.nondiff_argnums == (1,)
+
+
+@pytest.mark.parametrize("nondiff", [{"nondiff_argnames": ("n",)}, {"nondiff_argnums": (1,)}])
+def test_custom_jvp_takes_its_nondiff_arguments_by_name_or_position(nondiff):
+    scaled_sin = _scaled_sin_with_jvp(**nondiff)
+    assert scaled_sin(0.0, 2.0) == 0.0
+    assert jax.grad(scaled_sin)(0.0, 2.0) == 2.0
+    assert jax.jvp(lambda x: scaled_sin(x, n=3.0), (0.0,), (1.0,))[1] == 3.0
+    assert scaled_sin.nondiff_argnums == (1,)
+
+
+def test_nondiff_argnames_joins_nondiff_argnums_and_skips_a_name_it_cannot_place():
+    def fun(a, b, c, *, d=1):
+        return a * b * c * d
+
+    joined = jaxcompat.custom_vjp(fun, nondiff_argnums=(2,), nondiff_argnames=("a", "d", "nope"))
+    # As the newest JAX reads the names: positions of positional-or-keyword parameters only.
+    assert joined.nondiff_argnums == (0, 2)
+    assert jaxcompat.custom_jvp(fun, nondiff_argnames="b").nondiff_argnums == (1,)
+
+
+def test_custom_vjp_and_custom_jvp_stay_jax_own_classes():
+    assert jaxcompat.custom_vjp is jaxcompat.custom_derivatives.custom_vjp
+    assert jaxcompat.custom_jvp is jaxcompat.custom_derivatives.custom_jvp
+    assert isinstance(jax.custom_vjp(lambda x: x), jaxcompat.custom_vjp)
+    assert isinstance(jax.custom_jvp(lambda x: x), jaxcompat.custom_jvp)
+    assert isinstance(jaxcompat.custom_vjp(lambda x: x), jax.custom_vjp)
+    assert issubclass(jax.custom_jvp, jaxcompat.custom_jvp)
+    assert jaxcompat.custom_vjp.__name__ == "custom_vjp"

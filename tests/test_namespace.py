@@ -37,7 +37,7 @@ from tests._stable_names_helpers import TABLE, available, lookup, needs
         ("tree_util.tree_map", jax.tree_util.tree_map),
         ("sharding.NamedSharding", jax.sharding.NamedSharding),
         ("dtypes.canonicalize_dtype", jax.dtypes.canonicalize_dtype),
-        ("custom_derivatives.custom_vjp", jax.custom_derivatives.custom_vjp),
+        ("custom_derivatives.closure_convert", jax.custom_derivatives.closure_convert),
         ("errors.TracerArrayConversionError", jax.errors.TracerArrayConversionError),
         ("typing.ArrayLike", jax.typing.ArrayLike),
         ("scipy", importlib.import_module("jax.scipy")),

@@ -68,6 +68,22 @@ NAMES: tuple[StableName, ...] = (
         first="0.7.0",
         reason=NO_EXPLICIT_SHARDING,
     ),
+    # JAX 0.6.2: custom_jvp and custom_vjp take nondiff_argnames= (the names' positions);
+    # the same class as under jax.custom_derivatives.
+    StableName(
+        "custom_jvp",
+        (
+            Source("jax:custom_jvp", releases=">=0.6.2"),
+            Source("jax:custom_jvp", adapter="custom_derivatives:with_nondiff_argnames"),
+        ),
+    ),
+    StableName(
+        "custom_vjp",
+        (
+            Source("jax:custom_vjp", releases=">=0.6.2"),
+            Source("jax:custom_vjp", adapter="custom_derivatives:with_nondiff_argnames"),
+        ),
+    ),
     StableName(
         "Ref",
         (Source("jax:Ref"), Source("jax:ArrayRef"), Source("jax.experimental:MutableArray")),
