@@ -656,3 +656,92 @@ def test_custom_vjp_and_custom_jvp_stay_jax_own_classes():
     assert isinstance(jaxcompat.custom_vjp(lambda x: x), jax.custom_vjp)
     assert issubclass(jax.custom_jvp, jaxcompat.custom_jvp)
     assert jaxcompat.custom_vjp.__name__ == "custom_vjp"
+
+
+# --- jax.numpy.linalg and jax.numpy.fft ---------------------------------------------------
+
+SPD = np.array([[4.0, 2.0], [2.0, 3.0]], np.float32)
+# Its lower triangle is SPD's; the upper one is not symmetric with it.
+LOWER_IS_SPD = np.array([[4.0, 9.0], [2.0, 3.0]], np.float32)
+RANK_ONE = np.array([[1.0, 2.0], [2.0, 4.0]], np.float32)
+
+
+def test_cholesky_gives_the_upper_factor_with_its_gradient():
+    lower = np.linalg.cholesky(SPD.astype(np.float64))
+    upper = jaxcompat.numpy.linalg.cholesky(SPD, upper=True)
+    np.testing.assert_allclose(upper, lower.T, rtol=1e-6)
+    np.testing.assert_allclose(jaxcompat.numpy.linalg.cholesky(SPD, upper=False), lower, rtol=1e-6)
+    weights = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    expected = jax.grad(lambda x: (jnp.linalg.cholesky(x).T * weights).sum())(SPD)
+    got = jax.grad(lambda x: (jaxcompat.numpy.linalg.cholesky(x, upper=True) * weights).sum())
+    np.testing.assert_allclose(jax.jit(got)(SPD), expected, rtol=1e-5)
+
+
+def test_cholesky_and_eigvalsh_read_one_triangle_without_symmetrizing():
+    linalg = jaxcompat.numpy.linalg
+    lower = np.linalg.cholesky(SPD.astype(np.float64))
+    np.testing.assert_allclose(
+        linalg.cholesky(LOWER_IS_SPD, symmetrize_input=False), lower, rtol=1e-6
+    )
+    np.testing.assert_allclose(
+        linalg.cholesky(LOWER_IS_SPD, upper=True, symmetrize_input=False), lower.T, rtol=1e-6
+    )
+    np.testing.assert_allclose(
+        linalg.eigvalsh(LOWER_IS_SPD, symmetrize_input=False),
+        np.linalg.eigvalsh(SPD.astype(np.float64)),
+        rtol=1e-6,
+    )
+    # The default symmetrizes: (a + a^T) / 2 has 5.5 off the diagonal.
+    symmetrized = (LOWER_IS_SPD + LOWER_IS_SPD.T) / 2
+    np.testing.assert_allclose(
+        linalg.eigvalsh(LOWER_IS_SPD, symmetrize_input=True),
+        np.linalg.eigvalsh(symmetrized.astype(np.float64)),
+        rtol=1e-5,
+    )
+    ints = np.array([[4, 2], [2, 3]], np.int32)
+    assert linalg.cholesky(ints, symmetrize_input=False).dtype == linalg.cholesky(ints).dtype
+
+
+@pytest.mark.parametrize("tolerance", [None, 1e-3, 10.0])
+def test_matrix_rank_takes_rtol_and_hermitian(tolerance):
+    linalg = jaxcompat.numpy.linalg
+    for matrix in (RANK_ONE, SPD, np.zeros((2, 2), np.float32)):
+        expected = np.linalg.matrix_rank(matrix, tol=tolerance)
+        assert linalg.matrix_rank(matrix, rtol=tolerance) == expected
+        assert linalg.matrix_rank(matrix, rtol=tolerance, hermitian=True) == expected
+        assert linalg.matrix_rank(matrix, tolerance, hermitian=True) == expected
+    batch = np.stack([RANK_ONE, SPD])
+    np.testing.assert_array_equal(linalg.matrix_rank(batch, hermitian=True), [1, 2])
+    with pytest.raises(ValueError, match="only one of tol or rtol may be specified"):
+        linalg.matrix_rank(SPD, 1.0, hermitian=True, tol=1.0)
+
+
+def test_pinv_takes_rtol():
+    linalg = jaxcompat.numpy.linalg
+    for tolerance in (1e-3, 0.9):
+        np.testing.assert_allclose(
+            linalg.pinv(RANK_ONE, rtol=tolerance), linalg.pinv(RANK_ONE, tolerance), rtol=1e-6
+        )
+    np.testing.assert_allclose(
+        linalg.pinv(RANK_ONE, rtol=1e-3), np.linalg.pinv(RANK_ONE.astype(np.float64)), rtol=1e-5
+    )
+
+
+@pytest.mark.parametrize("name", ["matmul", "tensordot", "vecdot"])
+def test_linalg_products_take_precision_and_preferred_element_type(name):
+    if not hasattr(jaxcompat.numpy.linalg, name):
+        pytest.skip(f"jax.numpy.linalg.{name} needs JAX 0.4.24")
+    x = np.arange(4, dtype=np.int8).reshape(2, 2)
+    options = {"precision": "highest", "preferred_element_type": np.float32}
+    got = getattr(jaxcompat.numpy.linalg, name)(x, x, **options)
+    expected = getattr(jnp, name)(x, x, **options)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+def test_fft_frequencies_are_placed_on_the_device_given(name):
+    device = jax.devices()[-1]
+    got = getattr(jaxcompat.numpy.fft, name)(6, 0.5, device=device)
+    assert got.devices() == {device}
+    np.testing.assert_allclose(got, getattr(np.fft, name)(6, 0.5), rtol=1e-6)

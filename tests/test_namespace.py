@@ -8,6 +8,7 @@ import dataclasses
 import importlib
 import inspect
 import pickle
+from pathlib import Path
 
 import jax
 import jax.numpy as np_jax
@@ -79,9 +80,11 @@ def test_version_is_jaxcompats_own():
     # JAX's version_info is not forwarded: a pair that disagrees would be worse than none.
     with pytest.raises(AttributeError, match="__version_info__"):
         jaxcompat.__version_info__  # noqa: B018
-    # Module machinery is never forwarded: jaxcompat.numpy's __path__ is its own, empty one
-    # (for `import jaxcompat.numpy.linalg`), never JAX's, which would load JAX's files anew.
-    assert jaxcompat.numpy.__path__ == []
+    # Module machinery is never forwarded: jaxcompat.nn's __path__ is its own, empty one
+    # (for `import jaxcompat.nn.initializers`), never JAX's, which would load JAX's files
+    # anew; jaxcompat.numpy is a package of its own (numpy.linalg, numpy.fft).
+    assert jaxcompat.nn.__path__ == []
+    assert jaxcompat.numpy.__path__ == [str(Path(jaxcompat.__file__).parent / "numpy")]
 
 
 def test_a_patch_of_jaxs_module_is_seen_through_jaxcompat():

@@ -46,6 +46,8 @@ def test_modules():
     assert _surface.modules(mirrored=True) == (
         "jax",
         "jax.numpy",
+        "jax.numpy.fft",
+        "jax.numpy.linalg",
         "jax.lax",
         "jax.tree",
         "jax.tree_util",

@@ -50,6 +50,8 @@ FORMAT: int = _surface.FORMAT
 MIRRORED = (
     "jax",
     "jax.numpy",
+    "jax.numpy.fft",
+    "jax.numpy.linalg",
     "jax.lax",
     "jax.tree",
     "jax.tree_util",
@@ -85,8 +87,6 @@ RECORDED_ONLY = (
     "jax.export",
     "jax.ffi",
     "jax.profiler",
-    "jax.numpy.linalg",
-    "jax.numpy.fft",
     "jax.nn.initializers",
     "jax.scipy.special",
     "jax.image",

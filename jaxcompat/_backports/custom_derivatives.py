@@ -79,7 +79,7 @@ def with_nondiff_argnames(release_class: type) -> type:
         def __subclasscheck__(cls, subclass: type) -> bool:
             return issubclass(subclass, release_class)
 
-    class WithNondiffArgnames(release_class, metaclass=_ReleaseClassType):  # type: ignore[misc,valid-type]
+    class WithNondiffArgnames(release_class, metaclass=_ReleaseClassType):  # type: ignore[misc]
         def __init__(
             self,
             fun: Callable[..., Any],

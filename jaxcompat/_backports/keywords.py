@@ -23,8 +23,10 @@ import numpy as np
 
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
+    AS_THE_NUMPY_FUNCTION,
     COMPUTED_IN_THE_DTYPE,
     CORRECTION_AS_DDOF,
+    FACTORED_AS_ASKED,
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     KEYWORD_RULES,
@@ -33,8 +35,10 @@ from .._stable_names.keywords import (
     NEGATIVE_INDICES_AS_ALLOWED,
     NOT_ADAPTED_YET,
     PLACED_ON_DEVICE,
+    RANK_AS_ASKED,
     REFUSED_BY_NEWEST,
     SORTED_AS_ASKED,
+    TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
     UNSUPPORTED,
     UNUSED_BY_NEWEST,
@@ -43,6 +47,12 @@ from .._stable_names.keywords import (
     rule_for,
 )
 from .._version import JAX_VERSION_STRING
+from .keywords_linalg import (
+    as_the_numpy_function,
+    factored_as_asked,
+    rank_as_asked,
+    tolerance_as_rtol,
+)
 
 __all__ = ["accept_newest_keywords", "keywords_to_adapt", "names_to_adapt"]
 
@@ -473,6 +483,10 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     INDICES_OF_THE_DTYPE: _indices_of_the_dtype,
     COMPUTED_IN_THE_DTYPE: _computed_in_the_dtype,
     UNUSED_BY_NEWEST: _unused_by_newest,
+    FACTORED_AS_ASKED: factored_as_asked,
+    RANK_AS_ASKED: rank_as_asked,
+    TOLERANCE_AS_RTOL: tolerance_as_rtol,
+    AS_THE_NUMPY_FUNCTION: as_the_numpy_function,
 }
 
 

@@ -307,6 +307,8 @@ def first_good_row(bad: int, scope: int) -> str | None:
 JAXCOMPAT_MODULES = frozenset(
     {
         "numpy",
+        "numpy.fft",
+        "numpy.linalg",
         "lax",
         "tree",
         "tree_util",

@@ -29,9 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "AS_THE_NUMPY_FUNCTION",
     "CLEAR_ERROR_MODULES",
     "COMPUTED_IN_THE_DTYPE",
     "CORRECTION_AS_DDOF",
+    "FACTORED_AS_ASKED",
     "INDICES_OF_THE_DTYPE",
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
@@ -40,8 +42,10 @@ __all__ = [
     "NEGATIVE_INDICES_AS_ALLOWED",
     "NOT_ADAPTED_YET",
     "PLACED_ON_DEVICE",
+    "RANK_AS_ASKED",
     "REFUSED_BY_NEWEST",
     "SORTED_AS_ASKED",
+    "TOLERANCE_AS_RTOL",
     "TOP_K_ALONG_AXIS",
     "UNSUPPORTED",
     "UNUSED_BY_NEWEST",
@@ -65,6 +69,10 @@ MASKED_AS_ZERO_WEIGHT = "masked as zero weight"
 INDICES_OF_THE_DTYPE = "indices of the dtype"
 COMPUTED_IN_THE_DTYPE = "computed in the dtype"
 UNUSED_BY_NEWEST = "unused by the newest"
+FACTORED_AS_ASKED = "factored as asked"
+RANK_AS_ASKED = "rank as asked"
+TOLERANCE_AS_RTOL = "tolerance as rtol"
+AS_THE_NUMPY_FUNCTION = "as the jax.numpy function"
 
 
 @dataclass(frozen=True)
@@ -262,6 +270,54 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         default=True,
         paths=frozenset({"jax.numpy.unique"}),
     ),
+    # JAX 0.4.33: fftfreq and rfftfreq take device= (the array API), as the creation
+    # functions do.
+    KeywordRule(
+        "device",
+        PLACED_ON_DEVICE,
+        paths=frozenset({"jax.numpy.fft.fftfreq", "jax.numpy.fft.rfftfreq"}),
+    ),
+    # JAX 0.4.24: cholesky(upper=) gives the upper factor, the conjugate transpose of the
+    # lower (0.4.24's own gives the lower factor for upper=True: 0.4.25 fixed it); JAX
+    # 0.6.0: cholesky and eigvalsh take symmetrize_input= (default True, what every older
+    # release does: they factor (a + a^H) / 2), False is lax's own option.
+    KeywordRule(
+        "upper",
+        FACTORED_AS_ASKED,
+        default=False,
+        paths=frozenset({"jax.numpy.linalg.cholesky"}),
+        fixed_in="0.4.25",
+    ),
+    KeywordRule(
+        "symmetrize_input",
+        FACTORED_AS_ASKED,
+        default=True,
+        paths=frozenset({"jax.numpy.linalg.cholesky", "jax.numpy.linalg.eigvalsh"}),
+    ),
+    # JAX 0.4.29 renamed matrix_rank's tol= and pinv's rcond= to rtol= (the array API; same
+    # values, and the old name stays); JAX 0.10.1 added matrix_rank(hermitian=), whose
+    # singular values come from svd(hermitian=True), which every release has.
+    KeywordRule("rtol", RANK_AS_ASKED, paths=frozenset({"jax.numpy.linalg.matrix_rank"})),
+    KeywordRule(
+        "hermitian",
+        RANK_AS_ASKED,
+        default=False,
+        paths=frozenset({"jax.numpy.linalg.matrix_rank"}),
+    ),
+    KeywordRule("rtol", TOLERANCE_AS_RTOL, paths=frozenset({"jax.numpy.linalg.pinv"})),
+    # JAX 0.4.28: linalg.matmul, tensordot and vecdot take precision= and
+    # preferred_element_type=; from 0.4.24 (the array API) each is the jax.numpy function
+    # of its name under another signature, and that one takes both.
+    *(
+        KeywordRule(
+            parameter,
+            AS_THE_NUMPY_FUNCTION,
+            paths=frozenset(
+                f"jax.numpy.linalg.{name}" for name in ("matmul", "tensordot", "vecdot")
+            ),
+        )
+        for parameter in ("precision", "preferred_element_type")
+    ),
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
         "axis",
@@ -274,7 +330,16 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
 
 #: The modules whose functions give a clear error for a newest keyword that has no rule.
 CLEAR_ERROR_MODULES = frozenset(
-    {"jax.numpy", "jax.lax", "jax.random", "jax.nn", "jax.tree", "jax.tree_util"}
+    {
+        "jax.numpy",
+        "jax.numpy.fft",
+        "jax.numpy.linalg",
+        "jax.lax",
+        "jax.random",
+        "jax.nn",
+        "jax.tree",
+        "jax.tree_util",
+    }
 )
 
 

@@ -6,7 +6,7 @@ Every public name of the installed ``jax.numpy`` is JAX's own object; the names 
 
 from typing import TYPE_CHECKING
 
-from . import _namespace
+from .. import _namespace
 
 if TYPE_CHECKING:
     from jax.numpy import *  # noqa: F403
