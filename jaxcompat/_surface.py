@@ -25,6 +25,8 @@ JAX, so the data can be read where JAX is missing. The format (``"format": 1``):
   ``name=`` (a default), ``name=!`` (JAX's deprecated-argument sentinel: passing it warns),
   ``/`` after the positional-only ones, ``*`` before keyword-only ones when there is no
   ``*args``, and ``*args``/``**kwargs``. See `signature_string`.
+- ``config[option]``: one character per row: ``o`` where ``jax.config`` has the option
+  (a key of ``jax.config.values``), ``.`` where it does not.
 
 Keys this module does not know (for example ``coverage``) are ignored.
 """
@@ -73,6 +75,7 @@ class _Surface(TypedDict):
     rows: list[str]
     modules: dict[str, _Module]
     signatures: dict[str, list[tuple[int, str | None]]]
+    config: dict[str, str]
 
 
 @functools.cache

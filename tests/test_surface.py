@@ -324,10 +324,16 @@ def tool():
     return module
 
 
-def probe_result(jax, names, signatures):
+def probe_result(jax, names, signatures, config_options=("jax_enable_x64",)):
     modules = {m: {"importable": "."} for m in ("jax", "jax.core")}
     modules["jax"] = {"importable": "o", "names": names}
-    return {"jax": jax, "python": "3.11.7", "modules": modules, "signatures": signatures}
+    return {
+        "jax": jax,
+        "python": "3.11.7",
+        "modules": modules,
+        "signatures": signatures,
+        "config_options": list(config_options),
+    }
 
 
 def test_merge_joins_rows_in_matrix_order(tool, tmp_path):
@@ -338,7 +344,12 @@ def test_merge_joins_rows_in_matrix_order(tool, tmp_path):
     rows = {
         "0.4.13": probe_result("0.4.13", {"f": {"status": "o", "object": "m.f"}}, {"jax.f": "a"}),
         "0.4.18": probe_result("0.4.18", {"f": {"status": "w", "object": "m.f"}}, {"jax.f": "a"}),
-        "0.4.19": probe_result("0.4.19", {"g": {"status": "o", "object": "m.g"}}, {"jax.g": None}),
+        "0.4.19": probe_result(
+            "0.4.19",
+            {"g": {"status": "o", "object": "m.g"}},
+            {"jax.g": None},
+            ("jax_enable_x64", "jax_newer_option"),
+        ),
     }
     for release, data in rows.items():
         (results / f"{release}.json").write_text(json.dumps(data))
@@ -355,6 +366,9 @@ def test_merge_joins_rows_in_matrix_order(tool, tmp_path):
     }
     assert merged["modules"]["jax.core"] == {"mirrored": False, "importable": "...", "names": {}}
     assert merged["signatures"] == {"jax.f": [[0, "a"], [2, None]], "jax.g": [[0, None]]}
+    assert merged["config"] == {"jax_enable_x64": "ooo", "jax_newer_option": "..o"}
+    newest = json.loads(tool.newest_keywords_text(merged))
+    assert newest["config_options"] == {"jax_newer_option": "0.4.19"}
 
     (results / "0.4.18.json").unlink()
     with pytest.raises(SystemExit, match=r"no probe result for 1 matrix row\(s\): 0\.4\.18\."):

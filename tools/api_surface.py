@@ -263,6 +263,7 @@ def probe() -> dict[str, Any]:
         "python": sys.version.split()[0],
         "modules": modules,
         "signatures": signatures,
+        "config_options": sorted(jax.config.values),
     }
 
 
@@ -321,15 +322,36 @@ def merge(results: Path, matrix: Path) -> dict[str, Any]:
     for path in sorted({p for data in probes for p in data["signatures"]}):
         values = [data["signatures"].get(path) for data in probes]
         signatures[path] = _runs(values, lambda i: True)
-    return {"format": FORMAT, "rows": rows, "modules": modules, "signatures": signatures}
+    options = [frozenset(data["config_options"]) for data in probes]
+    config = {
+        option: "".join("o" if option in row else "." for row in options)
+        for option in sorted(frozenset().union(*options))
+    }
+    return {
+        "format": FORMAT,
+        "rows": rows,
+        "modules": modules,
+        "signatures": signatures,
+        "config": config,
+    }
 
 
 def newest_keywords_text(data: dict[str, Any]) -> str:
     """``_data/newest_keywords.json``: the parameters each callable's newest signature added
-    (``_surface.added_parameters``), so that resolving a name reads this small file only."""
+    (``_surface.added_parameters``), and the options of the newest ``jax.config`` that some
+    row lacks, with the first row from which every row has each, so that resolving a name
+    reads this small file only."""
     callables = _surface.added_parameters(data)
+    rows = data["rows"]
+    config_options = {
+        option: rows[len(present.rstrip("o"))]
+        for option, present in data["config"].items()
+        if present.endswith("o") and "." in present
+    }
     text = json.dumps(
-        {"format": FORMAT, "callables": callables}, separators=(",", ":"), sort_keys=True
+        {"format": FORMAT, "callables": callables, "config_options": config_options},
+        separators=(",", ":"),
+        sort_keys=True,
     )
     return text + "\n"
 

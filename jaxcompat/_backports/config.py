@@ -1,11 +1,16 @@
-"""``jax.config`` with the newest options that a release lacks but can honour.
+"""``jax.config`` with the options of the newest JAX: honoured where the release can, and a
+clear error where it cannot.
 
-One such option today: ``jax_num_cpu_devices``, the newest JAX's way to ask for several CPU
-devices (``jax.config.update("jax_num_cpu_devices", 8)`` in a test suite's conftest). JAX
-0.5.0 has it as a flag that ``update`` sets but ``jax.config.jax_num_cpu_devices`` cannot
-read (0.5.1 made it a readable option). Before 0.5.0, the XLA flag it replaces,
-``--xla_force_host_platform_device_count``, does the same: the CPU backend reads ``XLA_FLAGS``
-once, when it starts.
+One option a release lacks can be honoured today: ``jax_num_cpu_devices``, the newest JAX's
+way to ask for several CPU devices (``jax.config.update("jax_num_cpu_devices", 8)`` in a test
+suite's conftest). JAX 0.5.0 has it as a flag that ``update`` sets but
+``jax.config.jax_num_cpu_devices`` cannot read (0.5.1 made it a readable option). Before
+0.5.0, the XLA flag it replaces, ``--xla_force_host_platform_device_count``, does the same:
+the CPU backend reads ``XLA_FLAGS`` once, when it starts.
+
+Every other option of the newest JAX that the release lacks (``_data/newest_keywords.json``
+lists each with the first release that has it) is an AttributeError, as JAX's own
+"Unrecognized config option" is, that names the option and that release.
 """
 
 from __future__ import annotations
@@ -17,28 +22,42 @@ from typing import Any
 from jax._src import xla_bridge
 
 from .._version import JAX_VERSION_STRING
+from .keywords import newest_data
 
 NUM_CPU_DEVICES = "jax_num_cpu_devices"
 _DEVICE_COUNT_FLAG = re.compile(r"\s*--xla_force_host_platform_device_count=\S*")
 
 
-class ConfigWithNewestOptions:
-    """JAX's own config object, and ``jax_num_cpu_devices`` through ``XLA_FLAGS``.
+def _missing_option(name: str, first: str) -> AttributeError:
+    return AttributeError(
+        f"jaxcompat.config option {name!r} needs JAX {first} or newer: JAX "
+        f"{JAX_VERSION_STRING}'s jax.config has no such option, and jaxcompat cannot provide "
+        "it there. Leave it unset on older releases (compare jaxcompat.JAX_VERSION), or "
+        "upgrade JAX."
+    )
 
-    Everything else (``update`` of any other option, reads, ``define_*``, the flags) is JAX's
-    own config: only the newest option's name is intercepted.
+
+class ConfigWithNewestOptions:
+    """JAX's own config object, taking the newest options the release lacks.
+
+    Everything else (``update`` of the release's own options, reads, ``define_*``, the
+    flags) is JAX's own config: only the names of newest options are intercepted.
     """
 
-    def __init__(self, config: Any) -> None:
+    def __init__(self, config: Any, missing: dict[str, str]) -> None:
         object.__setattr__(self, "_jax_config", config)
+        # The newest options this release's config lacks, with the first release having each.
+        object.__setattr__(self, "_missing", missing)
         object.__setattr__(self, "_num_cpu_devices", -1)
         # JAX 0.5.0's own flag: JAX sets it, and it is read here.
         object.__setattr__(self, "_jax_flag", getattr(xla_bridge, "NUM_CPU_DEVICES", None))
 
     def update(self, name: str, value: Any) -> None:
-        if name != NUM_CPU_DEVICES or self._jax_flag is not None:
+        if name not in self._missing or (name == NUM_CPU_DEVICES and self._jax_flag is not None):
             self._jax_config.update(name, value)
             return
+        if name != NUM_CPU_DEVICES:
+            raise _missing_option(name, self._missing[name])
         if type(value) is not int:  # as the newest int option checks
             raise TypeError(f"Value {value!r} is not an int for option {NUM_CPU_DEVICES}")
         if value == self._num_cpu_devices:
@@ -57,10 +76,12 @@ class ConfigWithNewestOptions:
         object.__setattr__(self, "_num_cpu_devices", value)
 
     def __getattr__(self, name: str) -> Any:
+        if name not in self._missing:
+            return getattr(self._jax_config, name)
         if name == NUM_CPU_DEVICES:
             flag = self._jax_flag
             return self._num_cpu_devices if flag is None else flag.value
-        return getattr(self._jax_config, name)
+        raise _missing_option(name, self._missing[name])
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._jax_config, name, value)
@@ -69,6 +90,17 @@ class ConfigWithNewestOptions:
         return repr(self._jax_config)
 
 
-def with_num_cpu_devices(config: Any) -> ConfigWithNewestOptions:
-    """``jax.config`` before JAX 0.5.1, which cannot read ``jax_num_cpu_devices``."""
-    return ConfigWithNewestOptions(config)
+def _readable(config: Any, name: str) -> bool:
+    try:
+        getattr(config, name)
+    except AttributeError:  # JAX 0.5.0 sets jax_num_cpu_devices, but cannot read it
+        return False
+    return True
+
+
+def with_newest_options(config: Any) -> Any:
+    """``jax.config`` itself where it has every option of the newest JAX; else a view of it
+    that takes them (see the module docstring)."""
+    newest: dict[str, str] = newest_data()["config_options"]
+    missing = {name: first for name, first in newest.items() if not _readable(config, name)}
+    return ConfigWithNewestOptions(config, missing) if missing else config

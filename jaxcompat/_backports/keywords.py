@@ -54,14 +54,21 @@ from .keywords_linalg import (
     tolerance_as_rtol,
 )
 
-__all__ = ["accept_newest_keywords", "keywords_to_adapt", "names_to_adapt"]
+__all__ = ["accept_newest_keywords", "keywords_to_adapt", "names_to_adapt", "newest_data"]
 
 
 @functools.cache
-def _added() -> dict[str, tuple[str, dict[str, str]]]:
-    """``{jax path: (newest signature, {parameter: first release})}``, see ``_surface``."""
+def newest_data() -> dict[str, Any]:
+    """``_data/newest_keywords.json`` (written from the API surface data): ``callables``,
+    ``{jax path: (newest signature, {parameter: first release})}`` (see ``_surface``), and
+    ``config_options``, ``{option of the newest jax.config: first release}``."""
     text = (resources.files("jaxcompat") / "_data" / "newest_keywords.json").read_text("utf-8")
-    found: dict[str, tuple[str, dict[str, str]]] = json.loads(text)["callables"]
+    found: dict[str, Any] = json.loads(text)
+    return found
+
+
+def _added() -> dict[str, tuple[str, dict[str, str]]]:
+    found: dict[str, tuple[str, dict[str, str]]] = newest_data()["callables"]
     return found
 
 

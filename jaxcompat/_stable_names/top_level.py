@@ -22,15 +22,10 @@ NAMES: tuple[StableName, ...] = (
         ),
     ),
     StableName("P", (Source("jax:P"), Source("jax.sharding:PartitionSpec"))),
-    # jax.config's newest options: jax_num_cpu_devices is readable from 0.5.1 (0.5.0 only
-    # sets it); before 0.5.0 it is the XLA flag it replaced (the adapter says how).
-    StableName(
-        "config",
-        (
-            Source("jax:config", releases=">=0.5.1"),
-            Source("jax:config", adapter="config:with_num_cpu_devices"),
-        ),
-    ),
+    # jax.config's newest options: JAX's own config where the release has them all; else
+    # the missing ones are honoured (jax_num_cpu_devices: readable from 0.5.1, 0.5.0 only
+    # sets it, before 0.5.0 the XLA flag it replaced) or a clear error (the adapter says how).
+    StableName("config", (Source("jax:config", adapter="config:with_newest_options"),)),
     StableName(
         "shard_map",
         (
