@@ -296,8 +296,11 @@ def test_config_reads_and_sets_the_newest_num_cpu_devices_option():
 
 
 @pytest.mark.jax(">=0.5.1")
-def test_config_is_jax_own_where_it_has_the_newest_options():
-    assert jaxcompat.config is jax.config
+def test_config_reads_jax_num_cpu_devices_from_jax():
+    # JAX 0.5.1 made jax_num_cpu_devices a readable option: jaxcompat's config reads JAX's own
+    # (whether jaxcompat.config is jax.config itself: test_config.py, on every row).
+    assert jaxcompat.config.jax_num_cpu_devices == jax.config.jax_num_cpu_devices
+    assert type(jax.config.jax_num_cpu_devices) is int
 
 
 @pytest.mark.jax(">=0.4.27,<0.7.0")
