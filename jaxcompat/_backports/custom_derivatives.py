@@ -19,6 +19,8 @@ import jax
 from jax._src import ad_util as jax_ad_util
 from jax._src import core as jax_core
 
+from .release_class import standing_for
+
 __all__ = ["with_nondiff_argnames", "zero_from_primal"]
 
 # Private on every release, and untyped.
@@ -72,14 +74,7 @@ def with_nondiff_argnames(release_class: type) -> type:
     """
     kind = release_class.__name__
 
-    class _ReleaseClassType(type):
-        def __instancecheck__(cls, instance: Any) -> bool:
-            return isinstance(instance, release_class)
-
-        def __subclasscheck__(cls, subclass: type) -> bool:
-            return issubclass(subclass, release_class)
-
-    class WithNondiffArgnames(release_class, metaclass=_ReleaseClassType):  # type: ignore[misc]
+    class WithNondiffArgnames(release_class, metaclass=standing_for(release_class)):  # type: ignore[misc,metaclass]
         def __init__(
             self,
             fun: Callable[..., Any],

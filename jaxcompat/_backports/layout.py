@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .release_class import standing_for
+
 __all__ = ["format_with_newest_names"]
 
 
@@ -23,14 +25,7 @@ def format_with_newest_names(release_format: type) -> type:
     for it, but it reads only as ``device_local_layout``.
     """
 
-    class _FormatType(type):
-        def __instancecheck__(cls, instance: Any) -> bool:
-            return isinstance(instance, release_format)
-
-        def __subclasscheck__(cls, subclass: type) -> bool:
-            return issubclass(subclass, release_format)
-
-    class Format(release_format, metaclass=_FormatType):  # type: ignore[misc]
+    class Format(release_format, metaclass=standing_for(release_format)):  # type: ignore[misc,metaclass]
         __slots__ = ()
 
         def __init__(
