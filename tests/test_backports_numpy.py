@@ -741,3 +741,68 @@ def test_unique_keeps_every_nan():
     assert_same(found.inverse_indices, np.array([[3, 1, 4], [0, 1, 2]], np.int32))
     assert_same(found.counts, np.array([1, 2, 1, 1, 1, 0, 0, 0], np.int32))
     assert_same(jnp.unique_values(x), np.array([1, 2, 5, np.nan, np.nan], np.float32))
+
+
+# --- place, put (whole from 0.4.18), mask_indices (size=, 0.4.34), load (file, 0.4.35) -----
+
+
+def test_place_sets_the_masked_elements_in_order_repeating_the_values():
+    arr = np.arange(6.0).reshape(2, 3)
+    mask = arr % 2 == 0
+    expected = arr.copy()
+    np.place(expected, mask, [10.0, 20.0])
+    found = jnp.place(arr, mask, np.array([10.0, 20.0]), inplace=False)
+    np.testing.assert_array_equal(found, expected)
+    jitted = jax.jit(lambda a, m: jnp.place(a, m, np.array([10.0, 20.0]), inplace=False))
+    np.testing.assert_array_equal(jitted(arr, mask), expected)
+    grad = jax.grad(lambda a: jnp.place(a, mask, np.array([1.0]), inplace=False).sum())(arr)
+    np.testing.assert_array_equal(grad, np.where(mask, 0.0, 1.0))
+    with pytest.raises(ValueError, match=r"^jax.numpy.place cannot modify arrays in-place"):
+        jnp.place(arr, mask, np.array([1.0]))
+    with pytest.raises(ValueError, match=r"^place: arr and mask must be the same size$"):
+        jnp.place(arr, mask[0], np.array([1.0]), inplace=False)
+    with pytest.raises(TypeError, match=r"^place requires ndarray or scalar arguments, got <cl"):
+        jnp.place([1.0, 2.0], np.array([True, False]), np.array([3.0]), inplace=False)
+
+
+@pytest.mark.parametrize(
+    ("mode", "indices", "expected"),
+    [
+        # No mode: a flat index past the end is the last element, a negative one counts from
+        # the end (unravel_index's reading).
+        (None, [1, 7, -2], [0, 10, 2, 3, 10, 20]),
+        ("clip", [1, 7, -2], [10, 10, 2, 3, 4, 20]),
+        ("wrap", [1, 8, -2], [0, 10, 20, 3, 10, 5]),
+    ],
+)
+def test_put_sets_the_flat_indices(mode, indices, expected):
+    arr = np.arange(6).reshape(2, 3)
+    values = np.array([10, 20])
+    found = jnp.put(arr, np.array(indices), values, mode=mode, inplace=False)
+    np.testing.assert_array_equal(found, np.reshape(expected, (2, 3)))
+    if mode is not None:
+        reference = arr.copy()
+        np.put(reference, indices, np.resize(values, len(indices)), mode=mode)
+        np.testing.assert_array_equal(found, reference)
+    with pytest.raises(ValueError, match=r"^jax.numpy.put cannot modify arrays in-place"):
+        jnp.put(arr, np.array(indices), values)
+    with pytest.raises(ValueError, match=r"^mode should be one of 'wrap' or 'clip'; got mode="):
+        jnp.put(arr, np.array(indices), values, mode="nearest", inplace=False)
+
+
+def test_mask_indices_with_and_without_a_size():
+    rows, columns = jnp.mask_indices(3, np_jax.triu, 1)
+    expected = np.mask_indices(3, np.triu, 1)
+    np.testing.assert_array_equal(rows, expected[0])
+    np.testing.assert_array_equal(columns, expected[1])
+    padded = jax.jit(lambda: jnp.mask_indices(3, np_jax.triu, k=1, size=5))()
+    np.testing.assert_array_equal(padded[0], [0, 0, 1, 0, 0])
+    np.testing.assert_array_equal(padded[1], [1, 2, 2, 0, 0])
+
+
+def test_load_takes_file_by_name(tmp_path):
+    path = tmp_path / "saved.npy"
+    np.save(path, np.arange(3.0))
+    found = jnp.load(file=path)
+    assert isinstance(found, jax.Array)
+    np.testing.assert_array_equal(found, [0.0, 1.0, 2.0])

@@ -27,7 +27,7 @@ from tests._stable_names_helpers import TABLE, available, lookup, needs
 @pytest.mark.parametrize(
     ("path", "expected"),
     [
-        ("vmap", jax.vmap),
+        ("jvp", jax.jvp),
         ("grad", jax.grad),
         ("Array", jax.Array),
         ("numpy.sum", jax.numpy.sum),
@@ -37,7 +37,7 @@ from tests._stable_names_helpers import TABLE, available, lookup, needs
         ("nn.relu", jax.nn.relu),
         ("tree_util.tree_map", jax.tree_util.tree_map),
         ("sharding.NamedSharding", jax.sharding.NamedSharding),
-        ("dtypes.canonicalize_dtype", jax.dtypes.canonicalize_dtype),
+        ("dtypes.issubdtype", jax.dtypes.issubdtype),
         ("custom_derivatives.closure_convert", jax.custom_derivatives.closure_convert),
         ("errors.TracerArrayConversionError", jax.errors.TracerArrayConversionError),
         ("typing.ArrayLike", jax.typing.ArrayLike),

@@ -342,12 +342,16 @@ def test_merge_joins_rows_in_matrix_order(tool, tmp_path):
     results = tmp_path / "api-results"
     results.mkdir()
     rows = {
-        "0.4.13": probe_result("0.4.13", {"f": {"status": "o", "object": "m.f"}}, {"jax.f": "a"}),
-        "0.4.18": probe_result("0.4.18", {"f": {"status": "w", "object": "m.f"}}, {"jax.f": "a"}),
+        "0.4.13": probe_result(
+            "0.4.13", {"f": {"status": "o", "object": "m.f"}}, {"jax.f": "a", "jax.h": "a"}
+        ),
+        "0.4.18": probe_result(
+            "0.4.18", {"f": {"status": "w", "object": "m.f"}}, {"jax.f": "a", "jax.h": "a"}
+        ),
         "0.4.19": probe_result(
             "0.4.19",
             {"g": {"status": "o", "object": "m.g"}},
-            {"jax.g": None},
+            {"jax.g": None, "jax.h": "a,b="},
             ("jax_enable_x64", "jax_newer_option"),
         ),
     }
@@ -365,10 +369,17 @@ def test_merge_joins_rows_in_matrix_order(tool, tmp_path):
         },
     }
     assert merged["modules"]["jax.core"] == {"mirrored": False, "importable": "...", "names": {}}
-    assert merged["signatures"] == {"jax.f": [[0, "a"], [2, None]], "jax.g": [[0, None]]}
+    assert merged["signatures"] == {
+        "jax.f": [[0, "a"], [2, None]],
+        "jax.g": [[0, None]],
+        "jax.h": [[0, "a"], [2, "a,b="]],
+    }
     assert merged["config"] == {"jax_enable_x64": "ooo", "jax_newer_option": "..o"}
-    newest = json.loads(tool.newest_keywords_text(merged))
+    newest = json.loads(tool.newest_keywords_text(merged, {"jax.h": {"a": 1, "b": None}}))
     assert newest["config_options"] == {"jax_newer_option": "0.4.19"}
+    # jax.h's b is new in 0.4.19; a is on every row, so its default is not kept.
+    assert newest["callables"] == {"jax.h": ["a,b=", {"b": "0.4.19"}]}
+    assert newest["defaults"] == {"jax.h": {"b": None}}
 
     (results / "0.4.18.json").unlink()
     with pytest.raises(SystemExit, match=r"no probe result for 1 matrix row\(s\): 0\.4\.18\."):

@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import inspect
 import json
+import math
 import subprocess
 import sys
 import types
@@ -178,6 +180,27 @@ def _signature(obj: object) -> str | None:
         return None
 
 
+def _literal_defaults(obj: object) -> dict[str, Any]:
+    """The defaults of ``obj``'s parameters that JSON keeps as they are (None, a bool, an
+    int, a finite float, a str): what passing "the default" of a newest keyword means."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parameters = inspect.signature(obj).parameters  # type: ignore[arg-type]
+    except Exception:  # no signature, or a broken one
+        return {}
+    found: dict[str, Any] = {}
+    for parameter in parameters.values():
+        value = parameter.default
+        if (
+            value is None
+            or type(value) in (bool, int, str)
+            or (type(value) is float and math.isfinite(value))
+        ):
+            found[parameter.name] = value
+    return found
+
+
 def _access(
     module: types.ModuleType, name: str, initial: frozenset[str]
 ) -> tuple[str, object, str | None]:
@@ -235,6 +258,7 @@ def probe() -> dict[str, Any]:
             snapshots[name] = (module, public_names(module), frozenset(vars(module)))
 
     signatures: dict[str, str | None] = {}
+    defaults: dict[str, dict[str, Any]] = {}
     for name in MODULES:
         if name not in snapshots:
             continue
@@ -247,6 +271,9 @@ def probe() -> dict[str, Any]:
                 record["object"] = describe(obj)
                 if callable(obj) and not isinstance(obj, types.ModuleType):
                     signatures[f"{name}.{attribute}"] = _signature(obj)
+                    literal = _literal_defaults(obj)
+                    if literal:
+                        defaults[f"{name}.{attribute}"] = literal
             if message:
                 record["message"] = message
             records[attribute] = record
@@ -264,6 +291,7 @@ def probe() -> dict[str, Any]:
         "modules": modules,
         "signatures": signatures,
         "config_options": sorted(jax.config.values),
+        "keyword_defaults": defaults,
     }
 
 
@@ -336,12 +364,21 @@ def merge(results: Path, matrix: Path) -> dict[str, Any]:
     }
 
 
-def newest_keywords_text(data: dict[str, Any]) -> str:
+def newest_keywords_text(data: dict[str, Any], newest_defaults: dict[str, Any]) -> str:
     """``_data/newest_keywords.json``: the parameters each callable's newest signature added
-    (``_surface.added_parameters``), and the options of the newest ``jax.config`` that some
-    row lacks, with the first row from which every row has each, so that resolving a name
-    reads this small file only."""
+    (``_surface.added_parameters``), the newest default of each where JSON keeps it as it is
+    (from ``newest_defaults``, the newest row's probe), and the options of the newest
+    ``jax.config`` that some row lacks, with the first row from which every row has each, so
+    that resolving a name reads this small file only."""
     callables = _surface.added_parameters(data)
+    defaults = {
+        path: {
+            parameter: newest_defaults[path][parameter]
+            for parameter in sorted(added)
+            if parameter in newest_defaults.get(path, {})
+        }
+        for path, (_, added) in callables.items()
+    }
     rows = data["rows"]
     config_options = {
         option: rows[len(present.rstrip("o"))]
@@ -349,7 +386,12 @@ def newest_keywords_text(data: dict[str, Any]) -> str:
         if present.endswith("o") and "." in present
     }
     text = json.dumps(
-        {"format": FORMAT, "callables": callables, "config_options": config_options},
+        {
+            "format": FORMAT,
+            "callables": callables,
+            "defaults": {path: found for path, found in defaults.items() if found},
+            "config_options": config_options,
+        },
         separators=(",", ":"),
         sort_keys=True,
     )
@@ -376,7 +418,8 @@ def main() -> int:
     print(f"wrote {args.out} ({len(text) // 1024} KiB)")
     if args.merge:
         keywords = args.out.parent / "newest_keywords.json"
-        keywords.write_text(newest_keywords_text(data))
+        newest = json.loads((args.merge / f"{data['rows'][-1]}.json").read_text())
+        keywords.write_text(newest_keywords_text(data, newest["keyword_defaults"]))
         print(f"wrote {keywords}")
     return 0
 

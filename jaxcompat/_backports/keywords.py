@@ -24,8 +24,11 @@ import numpy as np
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
     AS_THE_NUMPY_FUNCTION,
+    CHECKED_AGAINST_THE_SHARDS,
     COMPUTED_IN_THE_DTYPE,
+    COPIED_AS_ASKED,
     CORRECTION_AS_DDOF,
+    EXTENDED_AS_OPAQUE,
     FACTORED_AS_ASKED,
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
@@ -34,6 +37,7 @@ from .._stable_names.keywords import (
     MASKED_AS_ZERO_WEIGHT,
     NEGATIVE_INDICES_AS_ALLOWED,
     NOT_ADAPTED_YET,
+    PICKLED_AS_ALLOWED,
     PLACED_ON_DEVICE,
     RANK_AS_ASKED,
     REFUSED_BY_NEWEST,
@@ -47,6 +51,12 @@ from .._stable_names.keywords import (
     rule_for,
 )
 from .._version import JAX_VERSION_STRING
+from .keywords_arrays import (
+    checked_against_the_shards,
+    copied_as_asked,
+    extended_as_opaque,
+    pickled_as_allowed,
+)
 from .keywords_linalg import (
     as_the_numpy_function,
     factored_as_asked,
@@ -60,8 +70,10 @@ __all__ = ["accept_newest_keywords", "keywords_to_adapt", "names_to_adapt", "new
 @functools.cache
 def newest_data() -> dict[str, Any]:
     """``_data/newest_keywords.json`` (written from the API surface data): ``callables``,
-    ``{jax path: (newest signature, {parameter: first release})}`` (see ``_surface``), and
-    ``config_options``, ``{option of the newest jax.config: first release}``."""
+    ``{jax path: (newest signature, {parameter: first release})}`` (see ``_surface``);
+    ``defaults``, ``{jax path: {parameter: newest default}}`` where JSON keeps the default as
+    it is (None, a bool, a number, a str); and ``config_options``, ``{option of the newest
+    jax.config: first release}``."""
     text = (resources.files("jaxcompat") / "_data" / "newest_keywords.json").read_text("utf-8")
     found: dict[str, Any] = json.loads(text)
     return found
@@ -82,13 +94,19 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
     for parameter, first in entry[1].items():
         if _installed_from(first) and not _has_fix(parameter):
             continue  # the release's own function takes it (the usual case): no rule needed
-        rule = rule_for(jax_path, parameter)
+        rule = rule_for(jax_path, parameter, _newest_defaults(jax_path))
         if rule is None:
             continue
         if not _installed_from(first) or (
             rule.fixed_in is not None and not _installed_from(rule.fixed_in)
         ):
             found[parameter] = (first, rule)
+    return found
+
+
+def _newest_defaults(jax_path: str) -> dict[str, Any]:
+    """The newest defaults of ``jax_path``'s added parameters, where the data keeps them."""
+    found: dict[str, Any] = newest_data()["defaults"].get(jax_path, {})
     return found
 
 
@@ -197,7 +215,7 @@ def accept_newest_keywords(
             if name not in kwargs:
                 continue
             value = kwargs.pop(name)
-            if value is rule.default or _places_nothing(name, value):
+            if _is_default(value, rule.default) or _places_nothing(name, value):
                 continue  # the same as leaving it out
             if rule.other_values in (UNSUPPORTED, REFUSED_BY_NEWEST, NOT_ADAPTED_YET):
                 raise _refusal(public_path, jax_path, name, first, rule)
@@ -213,6 +231,14 @@ def accept_newest_keywords(
     module, _, name = f"jaxcompat.{public_path}".rpartition(".")
     adapted.__module__, adapted.__qualname__ = module, name
     return adapted
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    """Whether ``value`` is the newest default: the very object, or a plain value (an int, a
+    str, ...) of the same type equal to it (never an array's elementwise ``==``)."""
+    return value is default or (
+        type(value) is type(default) and type(value) in (bool, int, float, str) and value == default
+    )
 
 
 def _places_nothing(name: str, value: Any) -> bool:
@@ -494,6 +520,10 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     RANK_AS_ASKED: rank_as_asked,
     TOLERANCE_AS_RTOL: tolerance_as_rtol,
     AS_THE_NUMPY_FUNCTION: as_the_numpy_function,
+    COPIED_AS_ASKED: copied_as_asked,
+    CHECKED_AGAINST_THE_SHARDS: checked_against_the_shards,
+    EXTENDED_AS_OPAQUE: extended_as_opaque,
+    PICKLED_AS_ALLOWED: pickled_as_allowed,
 }
 
 

@@ -17,7 +17,18 @@ from jax import lax
 
 from .numpy_array_api import default_dtype
 
-__all__ = ["fill_diagonal", "minmax", "put_along_axis", "spacing", "top_k", "trapezoid"]
+__all__ = [
+    "fill_diagonal",
+    "load",
+    "mask_indices",
+    "minmax",
+    "place",
+    "put",
+    "put_along_axis",
+    "spacing",
+    "top_k",
+    "trapezoid",
+]
 
 
 def fill_diagonal(a: Any, val: Any, wrap: bool = False, *, inplace: bool = True) -> jax.Array:
@@ -182,3 +193,93 @@ def minmax(
         jnp.min(a, axis=axis, keepdims=keepdims, initial=initial_min, where=where),
         jnp.max(a, axis=axis, keepdims=keepdims, initial=initial_max, where=where),
     )
+
+
+def _arrays(name: str, *args: Any) -> list[jax.Array]:
+    """``args`` as arrays, refusing a list or tuple as the newest JAX's ensure_arraylike does."""
+    for position, arg in enumerate(args):
+        if isinstance(arg, list | tuple):
+            raise TypeError(
+                f"{name} requires ndarray or scalar arguments, got {type(arg)} at position "
+                f"{position}."
+            )
+    return [jnp.asarray(arg) for arg in args]
+
+
+def _tiled_to(flat: jax.Array, size: int) -> jax.Array:
+    """``flat`` repeated (or cut) to ``size`` elements."""
+    if flat.size < size:
+        flat = jnp.tile(flat, math.ceil(size / flat.size))
+    return flat[:size] if flat.size > size else flat
+
+
+def place(arr: Any, mask: Any, vals: Any, *, inplace: bool = True) -> jax.Array:
+    """``jnp.place`` (JAX 0.4.18; before, every call raised): ``arr`` with ``vals`` (repeated
+    as needed) where ``mask`` is True, in order; ``inplace=False`` is required."""
+    data, mask_arr, vals_arr = _arrays("place", arr, mask, vals)
+    vals_arr = vals_arr.ravel()
+    if inplace:
+        raise ValueError(
+            "jax.numpy.place cannot modify arrays in-place, because JAX arrays are immutable. "
+            "Pass inplace=False to instead return an updated array."
+        )
+    if data.size != mask_arr.size:
+        raise ValueError("place: arr and mask must be the same size")
+    if not vals_arr.size:
+        raise ValueError("Cannot place values from an empty array")
+    if not data.size:
+        return data
+    # The masked positions in order, the rest pointing past the end (dropped).
+    indices = jnp.where(mask_arr.ravel(), size=mask_arr.size, fill_value=mask_arr.size)[0]
+    placed: jax.Array = (
+        data.ravel()
+        .at[indices]
+        .set(_tiled_to(vals_arr, indices.shape[0]), mode="drop")
+        .reshape(data.shape)
+    )
+    return placed
+
+
+def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = True) -> jax.Array:
+    """``jnp.put`` (JAX 0.4.18; before, every call raised): ``a`` with ``v`` (repeated as
+    needed) at the flat indices ``ind``; ``inplace=False`` is required."""
+    if inplace:
+        raise ValueError(
+            "jax.numpy.put cannot modify arrays in-place, because JAX arrays are immutable. "
+            "Pass inplace=False to instead return an updated array."
+        )
+    arr, ind_arr, _ = _arrays("put", a, ind, v)
+    ind_arr = ind_arr.ravel()
+    v_arr = jnp.ravel(v)
+    if not arr.size or not ind_arr.size or not v_arr.size:
+        return arr
+    v_arr = _tiled_to(v_arr, ind_arr.shape[0])
+    if mode is None:
+        scatter_mode = "drop"
+    elif mode == "clip":
+        ind_arr = jnp.clip(ind_arr, 0, arr.size - 1)
+        scatter_mode = "promise_in_bounds"
+    elif mode == "wrap":
+        ind_arr = ind_arr % arr.size
+        scatter_mode = "promise_in_bounds"
+    elif mode == "raise":
+        raise NotImplementedError("The 'raise' mode to jnp.put is not supported.")
+    else:
+        raise ValueError(f"mode should be one of 'wrap' or 'clip'; got {mode=}")
+    index = jnp.unravel_index(ind_arr, arr.shape)
+    updated: jax.Array = arr.at[index].set(v_arr, mode=scatter_mode)
+    return updated
+
+
+def mask_indices(
+    n: int, mask_func: Any, k: int = 0, *, size: int | None = None
+) -> tuple[jax.Array, jax.Array]:
+    """``jnp.mask_indices`` with the newest signature (JAX 0.4.34, which added ``size=`` for
+    use under jit): the indices where ``mask_func(ones((n, n)), k)`` is nonzero."""
+    rows, columns = jnp.nonzero(mask_func(jnp.ones((n, n)), k), size=size)
+    return rows, columns
+
+
+def load(file: Any, *args: Any, **kwargs: Any) -> Any:
+    """``jnp.load`` with the newest signature (JAX 0.4.35 names ``file``): the release's own."""
+    return jnp.load(file, *args, **kwargs)

@@ -14,8 +14,10 @@ by the rule's ``other_values``:
   release that takes the value, with ``reason``;
 * ``REFUSED_BY_NEWEST``: a NotImplementedError, as the newest JAX raises for it too;
 * ``NOT_ADAPTED_YET``: a TypeError naming the first release, for any value. A newest keyword
-  with no rule gets this rule in the modules of ``CLEAR_ERROR_MODULES`` (unless the release's
-  function takes ``**kwargs``, which may take it), rather than JAX's "unexpected keyword";
+  with no rule gets this rule in the modules of ``CLEAR_ERROR_MODULES`` and the callables
+  of ``CLEAR_ERROR_CALLABLES`` (unless the release's function takes ``**kwargs``, which may
+  take it), rather than JAX's "unexpected keyword"; its newest default (from the data) is
+  still the same as leaving it out;
 * any other kind: honoured, by the helper of that name in ``_backports/keywords.py``, which
   composes the newest behaviour from the release's own function (``PLACED_ON_DEVICE``: the
   result is put on the device or sharding given, as the newest ``device=`` does).
@@ -30,9 +32,13 @@ from typing import Any
 
 __all__ = [
     "AS_THE_NUMPY_FUNCTION",
+    "CHECKED_AGAINST_THE_SHARDS",
+    "CLEAR_ERROR_CALLABLES",
     "CLEAR_ERROR_MODULES",
     "COMPUTED_IN_THE_DTYPE",
+    "COPIED_AS_ASKED",
     "CORRECTION_AS_DDOF",
+    "EXTENDED_AS_OPAQUE",
     "FACTORED_AS_ASKED",
     "INDICES_OF_THE_DTYPE",
     "KEYS_JOINED_AS_ASKED",
@@ -41,6 +47,7 @@ __all__ = [
     "MASKED_AS_ZERO_WEIGHT",
     "NEGATIVE_INDICES_AS_ALLOWED",
     "NOT_ADAPTED_YET",
+    "PICKLED_AS_ALLOWED",
     "PLACED_ON_DEVICE",
     "RANK_AS_ASKED",
     "REFUSED_BY_NEWEST",
@@ -73,6 +80,10 @@ FACTORED_AS_ASKED = "factored as asked"
 RANK_AS_ASKED = "rank as asked"
 TOLERANCE_AS_RTOL = "tolerance as rtol"
 AS_THE_NUMPY_FUNCTION = "as the jax.numpy function"
+COPIED_AS_ASKED = "copied as asked"
+CHECKED_AGAINST_THE_SHARDS = "checked against the shards"
+EXTENDED_AS_OPAQUE = "extended as opaque"
+PICKLED_AS_ALLOWED = "pickled as allowed"
 
 
 @dataclass(frozen=True)
@@ -325,6 +336,51 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         default=-1,
         paths=frozenset({"jax.lax.top_k"}),
     ),
+    # JAX 0.4.34: device_put(donate=, may_alias=), each a bool or a tree prefix of x. The
+    # newest copies a leaf where may_alias is False and donate is not True, and donates
+    # where donate is True ("best effort": the input may stay valid); both True is an error.
+    # Before, device_put may alias the input, and never donates it.
+    *(
+        KeywordRule(
+            parameter, COPIED_AS_ASKED, default=default, paths=frozenset({"jax.device_put"})
+        )
+        for parameter, default in (("donate", False), ("may_alias", None))
+    ),
+    # JAX 0.5.3: make_array_from_callback and make_array_from_single_device_arrays take
+    # dtype=, needed where a process has no shard of the array; where it has one, the
+    # shards' dtype must be the one given (every process of a single-process run has one).
+    KeywordRule(
+        "dtype",
+        CHECKED_AGAINST_THE_SHARDS,
+        paths=frozenset(
+            {"jax.make_array_from_callback", "jax.make_array_from_single_device_arrays"}
+        ),
+    ),
+    # JAX 0.4.14 renamed opaque dtypes (key<fry>, ...) extended dtypes, and
+    # canonicalize_dtype's allow_opaque_dtype= with them.
+    KeywordRule(
+        "allow_extended_dtype",
+        EXTENDED_AS_OPAQUE,
+        default=False,
+        paths=frozenset({"jax.dtypes.canonicalize_dtype"}),
+    ),
+    # jnp.savez is NumPy's; NumPy 2.1 added allow_pickle= (False refuses object arrays).
+    # Before, its **kwds would save the flag as an array named "allow_pickle".
+    KeywordRule(
+        "allow_pickle",
+        PICKLED_AS_ALLOWED,
+        default=True,
+        paths=frozenset({"jax.numpy.savez"}),
+    ),
+    # JAX 0.10.2: checkpoint(static_argnames=) is read only under the jax_remat3 option (off
+    # by default, and absent before 0.10.2): otherwise the newest traces keyword arguments
+    # as every older release does.
+    KeywordRule(
+        "static_argnames",
+        UNUSED_BY_NEWEST,
+        default=(),
+        paths=frozenset({"jax.checkpoint"}),
+    ),
 )
 
 
@@ -343,6 +399,22 @@ CLEAR_ERROR_MODULES = frozenset(
 )
 
 
+#: Callables outside those modules whose newest keywords with no rule are a clear error too
+#: (the rest of those modules' names are transforms and context managers that jaxcompat
+#: gives as they are, or as its own).
+CLEAR_ERROR_CALLABLES = frozenset(
+    {
+        "jax.vjp",
+        "jax.linearize",
+        "jax.vmap",
+        "jax.custom_gradient",
+        "jax.custom_derivatives.custom_gradient",
+        "jax.new_ref",
+        "jax.empty_ref",
+    }
+)
+
+
 class _NoDefault:
     """The default shown for a keyword that has no rule: no value means "left out" there."""
 
@@ -353,11 +425,20 @@ class _NoDefault:
 _NO_DEFAULT = _NoDefault()
 
 
-def rule_for(jax_path: str, parameter: str) -> KeywordRule | None:
-    """The rule for ``parameter`` of the callable at ``jax_path``, if any."""
+def rule_for(
+    jax_path: str, parameter: str, newest_defaults: dict[str, Any] | None = None
+) -> KeywordRule | None:
+    """The rule for ``parameter`` of the callable at ``jax_path``, if any.
+
+    ``newest_defaults``: the newest signature's defaults (from the keyword data), so that
+    passing the default of a keyword with no rule is the same as leaving it out, as for a
+    ruled one. Where the data has no default for it (not a plain value), every value is
+    refused.
+    """
     for rule in KEYWORD_RULES:
         if rule.parameter == parameter and (rule.paths is None or jax_path in rule.paths):
             return rule
-    if jax_path.rpartition(".")[0] in CLEAR_ERROR_MODULES:
-        return KeywordRule(parameter, NOT_ADAPTED_YET, default=_NO_DEFAULT)
+    if jax_path.rpartition(".")[0] in CLEAR_ERROR_MODULES or jax_path in CLEAR_ERROR_CALLABLES:
+        default = (newest_defaults or {}).get(parameter, _NO_DEFAULT)
+        return KeywordRule(parameter, NOT_ADAPTED_YET, default=default)
     return None

@@ -59,6 +59,24 @@ NAMES: tuple[StableName, ...] = (
             ("vecmat", "numpy_array_api"),  # 0.4.38
         )
     ),
+    # place and put raised for every call until 0.4.18, which gave them inplace=False;
+    # mask_indices and load took (*args, **kwargs) until 0.4.34 and 0.4.35, which gave them
+    # the newest signatures (and mask_indices size=, for use under jit).
+    *(
+        StableName(
+            f"numpy.{name}",
+            (
+                Source(f"jax.numpy:{name}", releases=f">={first}"),
+                Source(f"jaxcompat._backports.numpy_functions:{name}"),
+            ),
+        )
+        for name, first in (
+            ("place", "0.4.18"),
+            ("put", "0.4.18"),
+            ("mask_indices", "0.4.34"),
+            ("load", "0.4.35"),
+        )
+    ),
     # top_k arrived in 0.11.1; until 0.12.0 mode="smallest" negates the input, which overflows
     # for the smallest integer (measured: top_k([3, INT_MIN, INT_MAX, 0], 2, mode="smallest")
     # gives [0, 3] on 0.11.1 and 0.11.2); 0.12.0 gives [INT_MIN, 0].

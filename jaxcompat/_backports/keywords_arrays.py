@@ -1,0 +1,113 @@
+"""Newest keywords of the functions that place, build and save arrays, composed from the
+installed release's own functions (the rules are in ``_stable_names/keywords.py``).
+
+Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
+as the helpers of ``keywords.py`` do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import jax
+import numpy as np
+
+__all__ = [
+    "checked_against_the_shards",
+    "copied_as_asked",
+    "extended_as_opaque",
+    "pickled_as_allowed",
+]
+
+
+def copied_as_asked(
+    function: Any,
+    path: str,
+    values: dict[str, Any],
+    x: Any,
+    device: Any = None,
+    *,
+    src: Any = None,
+) -> Any:
+    """device_put before JAX 0.4.34, with donate= and may_alias= (each a bool, or a tree
+    prefix of ``x`` with a bool per subtree), as the newest reads them per leaf: may_alias
+    None means "not donated"; both True is an error; a leaf neither aliased nor donated is a
+    copy. Donation is best effort in the newest too: here the input stays valid."""
+    donate = _per_leaf(values.get("donate", False), x, "donate")
+    may_alias = _per_leaf(values.get("may_alias"), x, "may_alias")
+    leaves, structure = jax.tree_util.tree_flatten(x)
+    copied = []
+    for leaf, donated, aliased in zip(leaves, donate, may_alias, strict=True):
+        if aliased and donated:
+            raise ValueError("may_alias and donate cannot be True at the same time.")
+        if aliased is None:
+            aliased = not donated
+        if not aliased and not donated and isinstance(leaf, jax.Array | jax.core.Tracer):
+            # The release's device_put may hand back the very array (or its buffer) where it
+            # is already placed: a copy first, on the same devices, makes it a new one.
+            leaf = jax.numpy.array(leaf, copy=True)
+        copied.append(leaf)
+    return function(jax.tree_util.tree_unflatten(structure, copied), device, src=src)
+
+
+def _per_leaf(flags: Any, x: Any, name: str) -> list[Any]:
+    """``flags`` (a bool or None, or a tree prefix of ``x`` of them) as one flag per leaf."""
+    count = len(jax.tree_util.tree_leaves(x))
+    if flags is None or isinstance(flags, bool):
+        return [flags] * count
+    spread: list[Any] = []
+    try:
+        jax.tree_util.tree_map(
+            lambda flag, subtree: spread.extend([flag] * len(jax.tree_util.tree_leaves(subtree))),
+            flags,
+            x,
+            is_leaf=lambda flag: flag is None or isinstance(flag, bool),
+        )
+    except ValueError as error:
+        raise ValueError(
+            f"device_put {name} must be a bool, None, or a tree prefix of x with one of them "
+            f"per subtree: {error}"
+        ) from None
+    return spread
+
+
+def checked_against_the_shards(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """make_array_from_callback and make_array_from_single_device_arrays before JAX 0.5.3,
+    with dtype=: the array is built from its shards, as before, and their dtype must be the
+    one given, as the newest checks."""
+    result = function(*args, **kwargs)
+    dtype = values["dtype"]
+    # A scalar type (jnp.float32) or a name, as the NumPy dtype of this x64 mode; an extended
+    # dtype (a key's), which NumPy does not know, is compared as it is.
+    with contextlib.suppress(TypeError):
+        dtype = jax.dtypes.canonicalize_dtype(np.dtype(dtype))
+    if result.dtype != dtype:
+        name = path.rpartition(".")[2]
+        raise ValueError(
+            f"If `dtype` is provided to `jax.{name}`, it must match the dtype of the "
+            f"addressable shards. Got dtype={dtype} and shard dtype={result.dtype}`."
+        )
+    return result
+
+
+def extended_as_opaque(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """canonicalize_dtype on JAX 0.4.13, whose allow_opaque_dtype= is the newest's
+    allow_extended_dtype= (JAX 0.4.14 renamed opaque dtypes extended dtypes)."""
+    return function(*args, allow_opaque_dtype=values["allow_extended_dtype"], **kwargs)
+
+
+def pickled_as_allowed(
+    function: Any, path: str, values: dict[str, Any], file: Any, *args: Any, **kwds: Any
+) -> Any:
+    """NumPy's savez before NumPy 2.1, with allow_pickle=: False refuses an object array,
+    with NumPy's own message, before anything is written."""
+    if not values["allow_pickle"]:
+        for array in (*args, *kwds.values()):
+            if np.asanyarray(array).dtype.hasobject:
+                raise ValueError("Object arrays cannot be saved when allow_pickle=False")
+    return function(file, *args, **kwds)
