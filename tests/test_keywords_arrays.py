@@ -121,3 +121,22 @@ def test_checkpoint_static_argnames_traces_keywords_as_the_newest_does():
     np.testing.assert_allclose(
         jax.grad(lambda v: remat(v, scale=2.0).sum())(x), 2.0 * jnp.cos(x), rtol=1e-6
     )
+
+
+def test_savez_of_a_numpy_without_allow_pickle_never_saves_the_flag(monkeypatch):
+    # NumPy 2.0 and 2.1 (installable with any JAX from 0.4.26) have savez(file, *args,
+    # **kwds): the flag must not reach it, whatever the JAX release.
+    from jaxcompat._backports import keywords
+
+    monkeypatch.setattr(keywords, "_numpy_from", lambda release: False)
+    assert keywords.keywords_to_adapt("jax.numpy.savez")["allow_pickle"][1].default is True
+    saved = []
+
+    def numpy_2_0_savez(file, *args, **kwds):
+        saved.append((file, args, kwds))
+
+    adapted = keywords.accept_newest_keywords("numpy.savez", "jax.numpy.savez", numpy_2_0_savez)
+    adapted("f.npz", 1, b=2, allow_pickle=False)
+    assert saved == [("f.npz", (1,), {"b": 2})]
+    with pytest.raises(ValueError, match=r"^Object arrays cannot be saved when allow_pickle"):
+        adapted("f.npz", np.array([None]), allow_pickle=False)

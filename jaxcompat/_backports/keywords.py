@@ -92,13 +92,15 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
         return {}
     found = {}
     for parameter, first in entry[1].items():
-        if _installed_from(first) and not _has_fix(parameter):
+        if _installed_from(first) and not _ruled_past_first(parameter):
             continue  # the release's own function takes it (the usual case): no rule needed
         rule = rule_for(jax_path, parameter, _newest_defaults(jax_path))
         if rule is None:
             continue
-        if not _installed_from(first) or (
-            rule.fixed_in is not None and not _installed_from(rule.fixed_in)
+        if (
+            not _installed_from(first)
+            or (rule.fixed_in is not None and not _installed_from(rule.fixed_in))
+            or (rule.numpy_fixed_in is not None and not _numpy_from(rule.numpy_fixed_in))
         ):
             found[parameter] = (first, rule)
     return found
@@ -117,9 +119,19 @@ def _installed_from(release: str) -> bool:
 
 
 @functools.cache
-def _has_fix(parameter: str) -> bool:
-    """Whether some rule for ``parameter`` applies past its first release (``fixed_in``)."""
-    return any(r.parameter == parameter and r.fixed_in is not None for r in KEYWORD_RULES)
+def _ruled_past_first(parameter: str) -> bool:
+    """Whether some rule for ``parameter`` may apply past its first release (``fixed_in``,
+    ``numpy_fixed_in``)."""
+    return any(
+        r.parameter == parameter and (r.fixed_in is not None or r.numpy_fixed_in is not None)
+        for r in KEYWORD_RULES
+    )
+
+
+@functools.cache
+def _numpy_from(release: str) -> bool:
+    """Whether the installed NumPy is ``release`` or newer."""
+    return bool(np.lib.NumpyVersion(np.__version__) >= release)
 
 
 def names_to_adapt(jax_module: str) -> set[str]:

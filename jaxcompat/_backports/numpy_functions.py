@@ -230,7 +230,7 @@ def place(arr: Any, mask: Any, vals: Any, *, inplace: bool = True) -> jax.Array:
     if not data.size:
         return data
     # The masked positions in order, the rest pointing past the end (dropped).
-    indices = jnp.where(mask_arr.ravel(), size=mask_arr.size, fill_value=mask_arr.size)[0]
+    indices = jnp.nonzero(mask_arr.ravel(), size=mask_arr.size, fill_value=mask_arr.size)[0]
     placed: jax.Array = (
         data.ravel()
         .at[indices]

@@ -102,6 +102,9 @@ class KeywordRule:
     #: The first release whose own function honours the parameter as the newest does, where
     #: that is later than the first that names it; before, the rule applies all the same.
     fixed_in: str | None = None
+    #: For a function that is NumPy's (``jnp.savez``): the first NumPy whose function takes
+    #: the parameter; the rule applies with an older NumPy, whatever the JAX release.
+    numpy_fixed_in: str | None = None
 
 
 # The functions that are jnp.ufunc objects in the newest JAX (one by one from JAX 0.4.33),
@@ -339,10 +342,15 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.4.34: device_put(donate=, may_alias=), each a bool or a tree prefix of x. The
     # newest copies a leaf where may_alias is False and donate is not True, and donates
     # where donate is True ("best effort": the input may stay valid); both True is an error.
-    # Before, device_put may alias the input, and never donates it.
+    # Before, device_put may alias the input, and never donates it. 0.4.34-0.5.3's own
+    # may_alias=False hands back the input's buffer on CPU (measured); 0.6.0 copies.
     *(
         KeywordRule(
-            parameter, COPIED_AS_ASKED, default=default, paths=frozenset({"jax.device_put"})
+            parameter,
+            COPIED_AS_ASKED,
+            default=default,
+            paths=frozenset({"jax.device_put"}),
+            fixed_in="0.6.0",
         )
         for parameter, default in (("donate", False), ("may_alias", None))
     ),
@@ -364,13 +372,16 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         default=False,
         paths=frozenset({"jax.dtypes.canonicalize_dtype"}),
     ),
-    # jnp.savez is NumPy's; NumPy 2.1 added allow_pickle= (False refuses object arrays).
-    # Before, its **kwds would save the flag as an array named "allow_pickle".
+    # jnp.savez is NumPy's; NumPy 2.2 added allow_pickle= (False refuses object arrays).
+    # Before, its **kwds would save the flag as an array named "allow_pickle". The NumPy
+    # installed, not the JAX release, decides whether savez names it (NumPy 2.0 and 2.1
+    # install with JAX 0.4.26 and newer).
     KeywordRule(
         "allow_pickle",
         PICKLED_AS_ALLOWED,
         default=True,
         paths=frozenset({"jax.numpy.savez"}),
+        numpy_fixed_in="2.2.0",
     ),
     # JAX 0.10.2: checkpoint(static_argnames=) is read only under the jax_remat3 option (off
     # by default, and absent before 0.10.2): otherwise the newest traces keyword arguments
