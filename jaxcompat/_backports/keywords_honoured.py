@@ -1,0 +1,277 @@
+"""The helpers that honour a newest keyword of ``jax.numpy``, ``jax.lax``, ``jax.nn``,
+``jax.tree_util`` and ``pure_callback`` functions with the installed release's own function
+(the rules are in ``_stable_names/keywords.py``).
+
+Each takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import jax
+import numpy as np
+
+from .._version import JAX_VERSION_STRING
+
+__all__ = [
+    "computed_in_the_dtype",
+    "correction_as_ddof",
+    "indices_of_the_dtype",
+    "keys_joined_as_asked",
+    "mapped_in_batches",
+    "masked_as_zero_weight",
+    "negative_indices_as_allowed",
+    "placed_on_device",
+    "sorted_as_asked",
+    "top_k_along_axis",
+    "unused_by_newest",
+    "vmap_method_as_vectorized",
+]
+
+
+def placed_on_device(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    return jax.device_put(function(*args, **kwargs), values["device"])
+
+
+def sorted_as_asked(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """jnp.sort or jnp.argsort (both stable before JAX 0.4.24) with stable= and descending=."""
+    if not values.get("descending", False):
+        return function(*args, **kwargs)  # a stable sort is one that stable=False may give
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    array = jax.numpy.asarray(bound.arguments.pop("a"))
+    axis = bound.arguments.pop("axis", -1)
+    if axis is None:
+        array, axis = array.ravel(), 0
+    rest = bound.arguments
+    if path == "jax.numpy.sort":
+        return jax.numpy.flip(function(array, axis, **rest), axis)
+    if not values.get("stable", True):
+        return jax.numpy.flip(function(array, axis, **rest), axis)
+    # As the newest argsort: sort the reversed array stably and reverse the indices, so that
+    # equal elements keep their order.
+    size = array.shape[axis]
+    indices = function(jax.numpy.flip(array, axis), axis, **rest)
+    return jax.numpy.flip((size - 1) - indices, axis)
+
+
+def correction_as_ddof(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """std and var before JAX 0.4.29: correction= is ddof=, and both is an error."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    ddof = bound.arguments.get("ddof", 0)
+    if not isinstance(ddof, int) or ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    bound.arguments["ddof"] = values["correction"]
+    return function(*bound.args, **bound.kwargs)
+
+
+def keys_joined_as_asked(function: Any, path: str, values: dict[str, Any], keys: Any, /) -> str:
+    """keystr before JAX 0.5.1, with simple= and separator=."""
+    text = _simple_key_text if values.get("simple", False) else str
+    return str(values.get("separator", "")).join(map(text, keys))
+
+
+def _simple_key_text(key: Any) -> str:
+    """A key's text without its brackets or dot (JAX 0.5.1's simple keystr)."""
+    tree_util = jax.tree_util
+    for kind, field in (
+        (tree_util.SequenceKey, "idx"),
+        (tree_util.DictKey, "key"),
+        (tree_util.GetAttrKey, "name"),
+        (tree_util.FlattenedIndexKey, "key"),
+    ):
+        if isinstance(key, kind):
+            return str(getattr(key, field))
+    return str(key)
+
+
+def top_k_along_axis(function: Any, path: str, values: dict[str, Any], operand: Any, k: int) -> Any:
+    """top_k before JAX 0.8.1, along the axis given: along the last of the axis moved there."""
+    operand = jax.numpy.asarray(operand)
+    axis = values["axis"]
+    if not -operand.ndim <= axis < max(operand.ndim, 1):
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {operand.ndim}")
+    moved = jax.numpy.moveaxis(operand, axis, -1)
+    top_values, top_indices = function(moved, k)
+    return jax.numpy.moveaxis(top_values, -1, axis), jax.numpy.moveaxis(top_indices, -1, axis)
+
+
+def negative_indices_as_allowed(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """dynamic_slice and its kin before JAX 0.5.3 (a negative index counts from the end),
+    with allow_negative_indices= (a bool, or one per dimension for the ``start_indices``
+    functions). Where it is False, a static negative index (an int) is the newest's
+    ValueError, and a traced one becomes 0, where XLA clamps it when the release does not
+    count it from the end (the index is never negative then)."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    bound.apply_defaults()
+    shape = jax.numpy.shape(bound.arguments["operand"])
+    allowed = values["allow_negative_indices"]
+    if "start_indices" in bound.arguments:
+        indices = bound.arguments["start_indices"]
+        if len(indices) != len(shape):
+            return function(*args, **kwargs)  # the release's own error
+        flags = [allowed] * len(shape) if isinstance(allowed, bool) else list(allowed)
+        if len(flags) != len(shape):
+            raise ValueError(
+                f"allow_negative_indices has {len(flags)} entries, but the operand has "
+                f"{len(shape)} dimensions: give one bool per dimension, or one for all"
+            )
+        bound.arguments["start_indices"] = [
+            index if allow else _not_from_the_end(index, size)
+            for index, size, allow in zip(list(indices), shape, flags, strict=True)
+        ]
+    elif not allowed:
+        name = "start_index" if "start_index" in bound.arguments else "index"
+        size = shape[bound.arguments["axis"]]
+        # The newest *_index_in_dim are jitted, so that even a static index is traced there.
+        static = not path.endswith("index_in_dim")
+        bound.arguments[name] = _not_from_the_end(bound.arguments[name], size, static)
+    return function(*bound.args, **bound.kwargs)
+
+
+def _not_from_the_end(index: Any, size: int, static: bool = True) -> Any:
+    if static and isinstance(index, int | np.integer):
+        if index < 0:
+            raise ValueError(
+                f"Index {index} is out of bounds for dimension {size} if "
+                "allow_negative_indices=False"
+            )
+        return index
+    index = jax.numpy.asarray(index)
+    if jax.numpy.issubdtype(index.dtype, jax.numpy.unsignedinteger):
+        return index
+    return jax.lax.max(index, jax.numpy.zeros_like(index))
+
+
+def mapped_in_batches(function: Any, path: str, values: dict[str, Any], f: Any, xs: Any) -> Any:
+    """lax.map before JAX 0.4.31, with batch_size=: as the newest, the release's map (a scan)
+    over batches of ``batch_size`` elements, each mapped with vmap, then the remainder mapped
+    with vmap, joined along the leading axis."""
+    batch_size = values["batch_size"]
+    leaves, structure = jax.tree_util.tree_flatten(xs)
+    if not leaves:
+        return function(f, xs)  # the release's own error: nothing to map over
+    size = leaves[0].shape[0]
+    batches, remainder = (0, size) if batch_size == 0 else divmod(size, batch_size)
+    used = batches * batch_size
+    mapped = jax.vmap(f)
+    parts = []
+    if batches:
+        batched = [leaf[:used].reshape(batches, batch_size, *leaf.shape[1:]) for leaf in leaves]
+        ys = function(mapped, jax.tree_util.tree_unflatten(structure, batched))
+        parts.append(jax.tree_util.tree_map(lambda y: y.reshape(-1, *y.shape[2:]), ys))
+    if remainder:
+        rest = [leaf[used:] for leaf in leaves]
+        parts.append(mapped(jax.tree_util.tree_unflatten(structure, rest)))
+    if len(parts) == 1:
+        return parts[0]
+    return jax.tree_util.tree_map(
+        lambda whole, rest: jax.lax.concatenate([whole, rest], dimension=0), *parts
+    )
+
+
+def masked_as_zero_weight(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """nn.logsumexp before JAX 0.4.27, with where=: an element left out is one of weight 0
+    (``b``), which the release leaves out of the maximum and the sum alike. The weight of
+    the others is 1, weakly typed, so that it does not change the result's dtype."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    where = values["where"]
+    weight = bound.arguments.get("b")
+    if weight is None:
+        bound.arguments["b"] = jax.numpy.where(where, 1.0, 0.0)
+    else:
+        bound.arguments["b"] = jax.numpy.where(where, weight, 0)
+    return function(*bound.args, **bound.kwargs)
+
+
+def indices_of_the_dtype(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """argsort before JAX 0.9.1, with dtype=: the newest counts its indices in that dtype."""
+    return function(*args, **kwargs).astype(values["dtype"])
+
+
+def computed_in_the_dtype(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """cov and corrcoef before JAX 0.8.1, with dtype=: the newest casts the data to it
+    before it computes; casting each input first gives the same values. Weights are cast
+    after they are combined there, which the release's cov does not let be done."""
+    dtype = values["dtype"]
+    name = path.rpartition(".")[2]
+    if not jax.numpy.issubdtype(dtype, jax.numpy.inexact):
+        raise ValueError(f"{name}: dtype must be a subclass of float or complex; got {dtype=}")
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    if any(bound.arguments.get(weights) is not None for weights in ("fweights", "aweights")):
+        raise TypeError(
+            f"jaxcompat.numpy.cov(dtype=..., fweights= or aweights=...) needs JAX 0.8.1 or "
+            f"newer: JAX {JAX_VERSION_STRING}'s cov cannot weigh in the dtype given. Leave "
+            "dtype out, or upgrade JAX."
+        )
+    for data in ("m", "x", "y"):
+        if bound.arguments.get(data) is not None:
+            bound.arguments[data] = jax.numpy.asarray(bound.arguments[data]).astype(dtype)
+    return function(*bound.args, **bound.kwargs)
+
+
+def unused_by_newest(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """A keyword the newest JAX takes and does not use (unique's sorted=)."""
+    return function(*args, **kwargs)
+
+
+#: The newest pure_callback's batching methods, in its own order (JAX 0.5.0 added
+#: "sequential_unrolled").
+_VMAP_METHODS = [
+    "sequential",
+    "sequential_unrolled",
+    "expand_dims",
+    "broadcast_all",
+    "legacy_vectorized",
+    None,
+]
+
+
+def vmap_method_as_vectorized(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """pure_callback before JAX 0.5.1, with every vmap_method= of the newest.
+
+    "sequential_unrolled" (0.5.1) unrolls the loop of "sequential": the same calls and
+    values. Before 0.4.35 the release's vectorized= is the choice; it cannot add the unbatched
+    arguments' axes that "expand_dims" and "broadcast_all" add, since its batching rule does
+    not say which arguments are batched.
+    """
+    method = values["vmap_method"]
+    if method not in _VMAP_METHODS:
+        raise ValueError(
+            f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: {method}"
+        )
+    if "vectorized" in kwargs:
+        raise ValueError(
+            "the vectorized and vmap_method arguments of jax.pure_callback cannot be used "
+            "together. Please use the vmap_method argument."
+        )
+    looped = "sequential" if method == "sequential_unrolled" else method
+    if "vmap_method" in inspect.signature(function).parameters:  # JAX 0.4.35-0.5.0
+        return function(*args, vmap_method=looped, **kwargs)
+    if method in ("expand_dims", "broadcast_all"):
+        raise TypeError(
+            f"jaxcompat.pure_callback(vmap_method={method!r}) needs JAX 0.4.35 or newer: JAX "
+            f"{JAX_VERSION_STRING}'s pure_callback batches a callback only in a loop or with "
+            "every argument as given. Pass vmap_method='sequential' or 'legacy_vectorized', "
+            "or upgrade JAX."
+        )
+    return function(*args, vectorized=looped == "legacy_vectorized", **kwargs)
