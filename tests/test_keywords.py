@@ -55,8 +55,8 @@ def test_every_ruled_pair_is_enumerated():
 def test_every_ruled_newest_parameter_is_accepted_by_name(public, name, path, ruled):
     stable_path = f"{public.removeprefix('jaxcompat')}.{name}".lstrip(".")
     found = _read(public, name)
-    if found is None or isinstance(found, type):
-        return  # a name this row cannot have, or a class (kept as JAX's own class)
+    if found is None:
+        return  # a name this row cannot have
     jaxcompat_own = name in getattr(importlib.import_module(public), "__all__", ())
     # jaxcompat's own function (lax.scan, ...) shows the newest signature itself.
     own = found if jaxcompat_own else _own_object(path)
@@ -194,10 +194,58 @@ def test_a_value_the_release_cannot_honour_is_an_error_naming_the_first_release(
     )
 
 
-def test_a_class_is_never_wrapped():
-    # GatherDimensionNumbers gained operand_batching_dims= in JAX 0.4.31: still a class.
-    assert jaxcompat.lax.GatherDimensionNumbers is jax.lax.GatherDimensionNumbers
-    assert isinstance(jaxcompat.lax.GatherDimensionNumbers, type)
+def test_a_class_taking_newest_keywords_makes_jax_own_objects():
+    # GatherDimensionNumbers gained operand_batching_dims= and start_indices_batching_dims=
+    # in JAX 0.4.35: before, jaxcompat's class takes their defaults and makes JAX's object.
+    numbers_class = jaxcompat.lax.GatherDimensionNumbers
+    numbers = numbers_class(
+        offset_dims=(),
+        collapsed_slice_dims=(0,),
+        start_index_map=(0,),
+        operand_batching_dims=(),
+        start_indices_batching_dims=(),
+    )
+    assert type(numbers) is jax.lax.GatherDimensionNumbers
+    assert isinstance(numbers, numbers_class)
+    assert issubclass(jax.lax.GatherDimensionNumbers, numbers_class)
+    assert isinstance(numbers_class, type)
+    gathered = jax.lax.gather(
+        jnp.arange(5.0), jnp.array([[1], [3]]), numbers, (1,), mode="promise_in_bounds"
+    )
+    np.testing.assert_array_equal(gathered, [1.0, 3.0])
+    struct = jaxcompat.ShapeDtypeStruct((2,), jnp.float32, is_ref=False, manual_axis_type=None)
+    assert type(struct) is jax.ShapeDtypeStruct
+    assert jax.eval_shape(lambda x: x * 2, struct).shape == (2,)
+    assert "tensor<2xf32>" in jax.jit(lambda x: x * 2).lower(struct).as_text()
+    # Classes that code compares by type stay JAX's own (their newest keywords have no rule).
+    assert jaxcompat.sharding.Mesh is jax.sharding.Mesh
+    assert jaxcompat.sharding.PartitionSpec is jax.sharding.PartitionSpec
+
+
+def test_a_subclass_of_an_adapted_class_makes_its_own_objects():
+    class Struct(jaxcompat.ShapeDtypeStruct):
+        pass
+
+    struct = Struct((3,), jnp.int32, weak_type=False)
+    assert type(struct) is Struct
+    assert struct.shape == (3,)
+    assert isinstance(struct, jax.ShapeDtypeStruct)
+
+
+def test_a_class_keyword_the_release_cannot_honour_is_a_clear_error():
+    adapted = keywords.keywords_to_adapt("jax.ShapeDtypeStruct").get("weak_type")
+    if adapted is None:
+        struct = jaxcompat.ShapeDtypeStruct((2,), jnp.float32, weak_type=True)
+        assert struct.weak_type is True
+        return
+    with pytest.raises(TypeError) as error:
+        jaxcompat.ShapeDtypeStruct((2,), jnp.float32, weak_type=True)
+    assert str(error.value) == (
+        f"jaxcompat.ShapeDtypeStruct(weak_type=...) needs JAX {adapted[0]} or newer: JAX "
+        f"{jaxcompat.JAX_VERSION_STRING} cannot describe a weakly typed value with a "
+        "ShapeDtypeStruct (its jax.ShapeDtypeStruct has no weak_type parameter). Pass "
+        "weak_type=False, the default, or leave it out; or upgrade JAX."
+    )
 
 
 def test_an_adapted_name_still_calls_a_patch_of_jax_own_function(monkeypatch):
@@ -564,8 +612,8 @@ def test_unique_takes_sorted_and_counts_nans_as_one(ordered):
 def test_a_newest_keyword_with_no_rule_is_a_clear_error(public, name, path, parameter, first):
     found = _read(public, name)
     jaxcompat_own = name in getattr(importlib.import_module(public), "__all__", ())
-    if found is None or jaxcompat_own or isinstance(found, type):
-        return  # not on this row (or deprecated there), jaxcompat's own function, or a class
+    if found is None or jaxcompat_own:
+        return  # not on this row (or deprecated there), or jaxcompat's own function
     base = _unadapted(public, name, path)
     if found is base or parameter in _parameters(base):
         return  # not on this row, or the release's own object takes it (never stricter)

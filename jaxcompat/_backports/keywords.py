@@ -76,6 +76,7 @@ from .keywords_linalg import (
     rank_as_asked,
     tolerance_as_rtol,
 )
+from .release_class import standing_for
 
 __all__ = ["accept_newest_keywords", "keywords_to_adapt", "names_to_adapt", "newest_data"]
 
@@ -157,6 +158,11 @@ def names_to_adapt(jax_module: str) -> set[str]:
     }
 
 
+def _surface_names(signature: str) -> list[str]:
+    """The parameter names of a signature string, in order."""
+    return [part.partition("=")[0] for part in signature.split(",")]
+
+
 def _positional_names(signature: str) -> list[str]:
     """The parameters a signature string lets be passed by position, in order."""
     names = []
@@ -177,8 +183,10 @@ def accept_newest_keywords(
     (so that a patch of JAX's module is seen); by default ``function`` itself is called.
     """
     wanted = keywords_to_adapt(jax_path)
-    if not wanted or not callable(function) or isinstance(function, type):
-        return function  # a class stays a class (isinstance, subclassing)
+    if not wanted or not callable(function):
+        return function
+    if isinstance(function, type):
+        return _class_taking_newest_keywords(public_path, jax_path, function, wanted)
     try:
         own = inspect.signature(function)
     except (TypeError, ValueError):
@@ -195,8 +203,7 @@ def accept_newest_keywords(
     if not missing:
         return function
     newest_signature = _added()[jax_path][0]
-    in_order = [part.partition("=")[0] for part in newest_signature.split(",")]
-    missing = {name: missing[name] for name in in_order if name in missing}
+    missing = {name: missing[name] for name in _surface_names(newest_signature) if name in missing}
     kinds = [p.kind for p in own.parameters.values()]
     own_positional = [
         p.name
@@ -255,6 +262,72 @@ def accept_newest_keywords(
     # checks it finds the very same object there) saves it as JAX's own function is saved.
     module, _, name = f"jaxcompat.{public_path}".rpartition(".")
     adapted.__module__, adapted.__qualname__ = module, name
+    return adapted
+
+
+#: What a class's constructor does with a newest keyword it lacks: its default is left out,
+#: any other value refused (no helper composes a class's newest behaviour).
+_REFUSALS = frozenset({UNSUPPORTED, REFUSED_BY_NEWEST, NOT_ADAPTED_YET})
+
+
+def _class_taking_newest_keywords(
+    public_path: str, jax_path: str, release_class: type, wanted: dict[str, tuple[str, KeywordRule]]
+) -> type:
+    """``release_class`` with a constructor that takes every ruled newest keyword it lacks:
+    the default is the same as leaving it out, any other value a clear error.
+
+    A subclass that stands for the release's class (``isinstance`` and ``issubclass`` hold
+    both ways, for objects JAX makes itself too), whose calls hand back JAX's own object, so
+    that JAX's own checks of an object's type (its handlers by type, ``type(x) is``) see its
+    class. A subclass of it makes objects of that subclass, as subclassing JAX's class does.
+    Where JAX prohibits subclassing its class, the release's class as it is.
+    """
+    try:
+        own = inspect.signature(release_class)
+    except (TypeError, ValueError):
+        return release_class
+    in_order = _surface_names(_added()[jax_path][0])
+    missing = {p: wanted[p] for p in in_order if p in wanted and p not in own.parameters}
+    if not missing or any(found[1].other_values not in _REFUSALS for found in missing.values()):
+        return release_class
+
+    def without_newest(kwargs: dict[str, Any]) -> dict[str, Any]:
+        kept = dict(kwargs)
+        for name, (first, rule) in missing.items():
+            if name in kept and not _is_default(kept.pop(name), rule.default):
+                raise _refusal(public_path, jax_path, name, first, rule)
+        return kept
+
+    base: Any = release_class  # its __new__ and __init__ are whatever JAX's class has
+
+    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        kept = without_newest(kwargs)
+        if cls is adapted:
+            return base(*args, **kept)  # JAX's own object
+        if base.__new__ is object.__new__:
+            return object.__new__(cls)
+        return base.__new__(cls, *args, **kept)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        # Reached by an object of a subclass of this class only: this class's own calls hand
+        # back JAX's object, whose class is not this one, so Python does not initialise it.
+        if base.__init__ is not object.__init__:
+            base.__init__(self, *args, **without_newest(kwargs))
+
+    module, _, name = f"jaxcompat.{public_path}".rpartition(".")
+    namespace = {
+        "__new__": __new__,
+        "__init__": __init__,
+        "__slots__": (),
+        "__module__": module,
+        "__qualname__": name,
+        "__doc__": release_class.__doc__,
+    }
+    try:
+        adapted: type = standing_for(release_class)(name, (release_class,), namespace)
+    except TypeError:  # JAX prohibits subclassing it (jax.P from 0.7.0)
+        return release_class
+    adapted.__signature__ = _newest_signature(own, missing, [])  # type: ignore[attr-defined]
     return adapted
 
 
