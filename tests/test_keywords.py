@@ -213,38 +213,36 @@ def test_a_class_taking_newest_keywords_makes_jax_own_objects():
         jnp.arange(5.0), jnp.array([[1], [3]]), numbers, (1,), mode="promise_in_bounds"
     )
     np.testing.assert_array_equal(gathered, [1.0, 3.0])
-    struct = jaxcompat.ShapeDtypeStruct((2,), jnp.float32, is_ref=False, manual_axis_type=None)
-    assert type(struct) is jax.ShapeDtypeStruct
-    assert jax.eval_shape(lambda x: x * 2, struct).shape == (2,)
-    assert "tensor<2xf32>" in jax.jit(lambda x: x * 2).lower(struct).as_text()
     # Classes that code compares by type stay JAX's own (their newest keywords have no rule).
+    assert jaxcompat.ShapeDtypeStruct is jax.ShapeDtypeStruct
     assert jaxcompat.sharding.Mesh is jax.sharding.Mesh
     assert jaxcompat.sharding.PartitionSpec is jax.sharding.PartitionSpec
 
 
 def test_a_subclass_of_an_adapted_class_makes_its_own_objects():
-    class Struct(jaxcompat.ShapeDtypeStruct):
+    class Numbers(jaxcompat.lax.ScatterDimensionNumbers):
         pass
 
-    struct = Struct((3,), jnp.int32, weak_type=False)
-    assert type(struct) is Struct
-    assert struct.shape == (3,)
-    assert isinstance(struct, jax.ShapeDtypeStruct)
+    numbers = Numbers((), (0,), (0,), operand_batching_dims=())
+    assert type(numbers) is Numbers
+    assert numbers.inserted_window_dims == (0,)
+    assert isinstance(numbers, jax.lax.ScatterDimensionNumbers)
 
 
 def test_a_class_keyword_the_release_cannot_honour_is_a_clear_error():
-    adapted = keywords.keywords_to_adapt("jax.ShapeDtypeStruct").get("weak_type")
-    if adapted is None:
-        struct = jaxcompat.ShapeDtypeStruct((2,), jnp.float32, weak_type=True)
-        assert struct.weak_type is True
+    adapted = keywords.keywords_to_adapt("jax.lax.GatherDimensionNumbers")
+    if "operand_batching_dims" not in adapted:
+        numbers = jaxcompat.lax.GatherDimensionNumbers((), (), (1,), (0,), (0,))
+        assert numbers.operand_batching_dims == (0,)
         return
+    first = adapted["operand_batching_dims"][0]
     with pytest.raises(TypeError) as error:
-        jaxcompat.ShapeDtypeStruct((2,), jnp.float32, weak_type=True)
+        jaxcompat.lax.GatherDimensionNumbers((), (), (1,), operand_batching_dims=(0,))
     assert str(error.value) == (
-        f"jaxcompat.ShapeDtypeStruct(weak_type=...) needs JAX {adapted[0]} or newer: JAX "
-        f"{jaxcompat.JAX_VERSION_STRING} cannot describe a weakly typed value with a "
-        "ShapeDtypeStruct (its jax.ShapeDtypeStruct has no weak_type parameter). Pass "
-        "weak_type=False, the default, or leave it out; or upgrade JAX."
+        f"jaxcompat.lax.GatherDimensionNumbers(operand_batching_dims=...) needs JAX {first} or "
+        f"newer: JAX {jaxcompat.JAX_VERSION_STRING} cannot gather or scatter with batching "
+        "dimensions (its jax.lax.GatherDimensionNumbers has no operand_batching_dims "
+        "parameter). Pass operand_batching_dims=(), the default, or leave it out; or upgrade JAX."
     )
 
 

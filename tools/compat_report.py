@@ -486,10 +486,10 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
             "not accepted",
             "Newest keywords not accepted",
             "A class with no rule for these keeps JAX's own class, whose constructor takes what "
-            "the release's takes. `PartitionSpec` (`P`) and `Mesh` stay JAX's own on purpose: "
-            "code compares them by type (`type(x) is P`), which jaxcompat's class would fail, "
-            "and the release could take their newest keywords only as the defaults. The "
-            "sharding and layout classes have no rule yet.",
+            "the release's takes. `ShapeDtypeStruct`, `PartitionSpec` (`P`) and `Mesh` stay "
+            "JAX's own on purpose: code compares them by type (`type(x) is "
+            "jax.ShapeDtypeStruct` over `eval_shape`'s results), which a class of jaxcompat's "
+            "would fail. The other sharding and layout classes have no rule yet.",
         ),
     ):
         shown: dict[str, list[bool]] = {}

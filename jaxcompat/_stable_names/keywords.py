@@ -386,27 +386,10 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # Newest constructor keywords of classes. A release's objects are what the default
     # describes; another value asks for something the release cannot make. jaxcompat's
     # class makes JAX's own objects (see accept_newest_keywords), but is not JAX's class, so
-    # `type(x) is C` fails with it: the classes that code compares by type and whose newest
-    # keywords the release could take only as their defaults stay JAX's own, with no rule
-    # (PartitionSpec's reduced=, unreduced=, unreduced_kind=; Mesh's axis_types=).
-    # JAX 0.4.33-0.11.1: ShapeDtypeStruct(weak_type=, is_ref=, manual_axis_type=,
-    # _memory_space=) describe weakly typed values, mutable references, manual axes and
-    # memory spaces.
-    *(
-        KeywordRule(
-            parameter,
-            UNSUPPORTED,
-            f"cannot describe {what} with a ShapeDtypeStruct",
-            default=default,
-            paths=frozenset({"jax.ShapeDtypeStruct"}),
-        )
-        for parameter, what, default in (
-            ("weak_type", "a weakly typed value", False),
-            ("is_ref", "a mutable array reference", False),
-            ("manual_axis_type", "a value's manual mesh axes", None),
-            ("_memory_space", "a value's memory space", None),
-        )
-    ),
+    # `type(x) is C` fails with it: the classes that code compares by type stay JAX's own,
+    # with no rule (ShapeDtypeStruct's weak_type=, is_ref=, ...: `type(x) is
+    # jax.ShapeDtypeStruct` is common over eval_shape's results; PartitionSpec's reduced=,
+    # unreduced=, unreduced_kind=; Mesh's axis_types=).
     # JAX 0.4.35: gathers and scatters with batching dimensions (XLA's); before, none.
     KeywordRule(
         "operand_batching_dims",
