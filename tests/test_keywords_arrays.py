@@ -140,3 +140,20 @@ def test_savez_of_a_numpy_without_allow_pickle_never_saves_the_flag(monkeypatch)
     assert saved == [("f.npz", (1,), {"b": 2})]
     with pytest.raises(ValueError, match=r"^Object arrays cannot be saved when allow_pickle"):
         adapted("f.npz", np.array([None]), allow_pickle=False)
+
+
+def test_device_put_given_a_value_that_contains_itself_is_a_clear_error():
+    from jaxcompat._backports import keywords
+
+    if not keywords.keywords_to_adapt("jax.device_put"):
+        pytest.skip(f"JAX {jaxcompat.JAX_VERSION_STRING}'s own device_put takes may_alias=")
+    cyclic = [1.0]
+    cyclic.append(cyclic)
+    with pytest.raises(ValueError, match=r"^jaxcompat.device_put: ") as error:
+        jaxcompat.device_put(cyclic, may_alias=False)  # flattened by jaxcompat: never a crash
+    assert str(error.value) == (
+        "jaxcompat.device_put: args[0][1] refers back to an enclosing list: a pytree that "
+        "contains itself cannot be staged on any JAX release (JAX "
+        f"{jaxcompat.JAX_VERSION_STRING} would crash or raise an internal error). Break the "
+        "cycle before passing it."
+    )

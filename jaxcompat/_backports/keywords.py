@@ -49,6 +49,7 @@ from .._stable_names.keywords import (
     KeywordRule,
     rule_for,
 )
+from .._surface import parameter_names
 from .._version import JAX_VERSION_STRING
 from .keywords_arrays import (
     checked_against_the_shards,
@@ -158,11 +159,6 @@ def names_to_adapt(jax_module: str) -> set[str]:
     }
 
 
-def _surface_names(signature: str) -> list[str]:
-    """The parameter names of a signature string, in order."""
-    return [part.partition("=")[0] for part in signature.split(",")]
-
-
 def _positional_names(signature: str) -> list[str]:
     """The parameters a signature string lets be passed by position, in order."""
     names = []
@@ -203,7 +199,7 @@ def accept_newest_keywords(
     if not missing:
         return function
     newest_signature = _added()[jax_path][0]
-    missing = {name: missing[name] for name in _surface_names(newest_signature) if name in missing}
+    missing = {name: missing[name] for name in parameter_names(newest_signature) if name in missing}
     kinds = [p.kind for p in own.parameters.values()]
     own_positional = [
         p.name
@@ -286,7 +282,7 @@ def _class_taking_newest_keywords(
         own = inspect.signature(release_class)
     except (TypeError, ValueError):
         return release_class
-    in_order = _surface_names(_added()[jax_path][0])
+    in_order = parameter_names(_added()[jax_path][0])
     missing = {p: wanted[p] for p in in_order if p in wanted and p not in own.parameters}
     if not missing or any(found[1].other_values not in _REFUSALS for found in missing.values()):
         return release_class

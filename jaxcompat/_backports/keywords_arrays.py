@@ -13,6 +13,8 @@ from typing import Any
 import jax
 import numpy as np
 
+from .._backends._common.cycles import refuse_cycles
+
 __all__ = [
     "checked_against_the_shards",
     "copied_as_asked",
@@ -34,6 +36,9 @@ def copied_as_asked(
     prefix of ``x`` with a bool per subtree), as the newest reads them per leaf: may_alias
     None means "not donated"; both True is an error; a leaf neither aliased nor donated is a
     copy. Donation is best effort in the newest too: here the input stays valid."""
+    # Flattened here, before JAX sees it: a value that contains itself would crash jaxlib's
+    # flatten on some releases (a segfault on 0.4.13), so it is a clear error first.
+    refuse_cycles("device_put", (x,), {})
     donate = _per_leaf(values.get("donate", False), x, "donate")
     may_alias = _per_leaf(values.get("may_alias"), x, "may_alias")
     leaves, structure = jax.tree_util.tree_flatten(x)
@@ -43,7 +48,7 @@ def copied_as_asked(
             raise ValueError("may_alias and donate cannot be True at the same time.")
         if aliased is None:
             aliased = not donated
-        if not aliased and not donated and isinstance(leaf, jax.Array | jax.core.Tracer):
+        if not aliased and not donated and isinstance(leaf, jax.Array):  # tracers too
             # The release's device_put may hand back the very array (or its buffer) where it
             # is already placed: a copy first, on the same devices, makes it a new one.
             leaf = jax.numpy.array(leaf, copy=True)
