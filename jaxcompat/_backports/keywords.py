@@ -23,12 +23,16 @@ import numpy as np
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
     AS_THE_NUMPY_FUNCTION,
+    CAST_BEFORE_THE_PRODUCT,
     CHECKED_AGAINST_THE_SHARDS,
     COMPUTED_IN_THE_DTYPE,
+    CONVERTED_WITH_COPY,
     COPIED_AS_ASKED,
     CORRECTION_AS_DDOF,
     EXTENDED_AS_OPAQUE,
     FACTORED_AS_ASKED,
+    FILLED_OUT_OF_BOUNDS,
+    FILLED_TO_SIZE,
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     KEYWORD_RULES,
@@ -40,7 +44,9 @@ from .._stable_names.keywords import (
     PLACED_ON_DEVICE,
     RANK_AS_ASKED,
     REFUSED_BY_NEWEST,
+    SAME_RESULT_BY_ANY_METHOD,
     SORTED_AS_ASKED,
+    SPREAD_AROUND_THE_MEAN,
     TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
     UNSUPPORTED,
@@ -53,11 +59,13 @@ from .._surface import parameter_names
 from .._version import JAX_VERSION_STRING
 from .keywords_arrays import (
     checked_against_the_shards,
+    converted_with_copy,
     copied_as_asked,
     extended_as_opaque,
     pickled_as_allowed,
 )
 from .keywords_honoured import (
+    cast_before_the_product,
     computed_in_the_dtype,
     correction_as_ddof,
     indices_of_the_dtype,
@@ -76,6 +84,12 @@ from .keywords_linalg import (
     factored_as_asked,
     rank_as_asked,
     tolerance_as_rtol,
+)
+from .keywords_numpy import (
+    filled_out_of_bounds,
+    filled_to_size,
+    same_result_by_any_method,
+    spread_around_the_mean,
 )
 from .release_class import standing_for
 
@@ -251,6 +265,9 @@ def accept_newest_keywords(
         target = namespace.get(attribute, function)
         for kind, values in honoured.items():
             target = functools.partial(_HONOURS[kind], target, jax_path, values)
+            # A helper takes the release function's own call, and the next helper reads
+            # that call's arguments by this signature (asarray(copy=, device=) stacks two).
+            target.__signature__ = own  # type: ignore[attr-defined]
         return target(*args, **kwargs)
 
     adapted.__signature__ = _newest_signature(own, missing, by_position)  # type: ignore[attr-defined]
@@ -366,6 +383,12 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     CHECKED_AGAINST_THE_SHARDS: checked_against_the_shards,
     EXTENDED_AS_OPAQUE: extended_as_opaque,
     PICKLED_AS_ALLOWED: pickled_as_allowed,
+    CONVERTED_WITH_COPY: converted_with_copy,
+    SPREAD_AROUND_THE_MEAN: spread_around_the_mean,
+    FILLED_TO_SIZE: filled_to_size,
+    FILLED_OUT_OF_BOUNDS: filled_out_of_bounds,
+    SAME_RESULT_BY_ANY_METHOD: same_result_by_any_method,
+    CAST_BEFORE_THE_PRODUCT: cast_before_the_product,
 }
 
 

@@ -17,6 +17,7 @@ from .._backends._common.cycles import refuse_cycles
 
 __all__ = [
     "checked_against_the_shards",
+    "converted_with_copy",
     "copied_as_asked",
     "extended_as_opaque",
     "pickled_as_allowed",
@@ -32,7 +33,8 @@ def copied_as_asked(
     *,
     src: Any = None,
 ) -> Any:
-    """device_put before JAX 0.4.34, with donate= and may_alias= (each a bool, or a tree
+    """device_put before JAX 0.6.0 (0.4.34-0.5.3's own may alias the input where asked
+    not to), with donate= and may_alias= (each a bool, or a tree
     prefix of ``x`` with a bool per subtree), as the newest reads them per leaf: may_alias
     None means "not donated"; both True is an error; a leaf neither aliased nor donated is a
     copy. Donation is best effort in the newest too: here the input stays valid."""
@@ -109,10 +111,35 @@ def extended_as_opaque(
 def pickled_as_allowed(
     function: Any, path: str, values: dict[str, Any], file: Any, *args: Any, **kwds: Any
 ) -> Any:
-    """NumPy's savez before NumPy 2.1, with allow_pickle=: False refuses an object array,
+    """NumPy's savez before NumPy 2.2, with allow_pickle=: False refuses an object array,
     with NumPy's own message, before anything is written."""
     if not values["allow_pickle"]:
         for array in (*args, *kwds.values()):
             if np.asanyarray(array).dtype.hasobject:
                 raise ValueError("Object arrays cannot be saved when allow_pickle=False")
     return function(file, *args, **kwds)
+
+
+def converted_with_copy(
+    function: Any, path: str, values: dict[str, Any], a: Any, dtype: Any = None, order: Any = None
+) -> Any:
+    """asarray before JAX 0.4.24, with copy= (the array API's): True is ``array``'s copy;
+    False, as the newest reads it, refuses an object with a host buffer where the default
+    device is not a CPU (the copy to it cannot be avoided), and is the release's asarray
+    elsewhere."""
+    copy = values["copy"]
+    if copy:
+        return jax.numpy.array(a, dtype=dtype, copy=True, order=order)
+    platform = jax.default_backend()
+    if copy is False and not isinstance(a, jax.Array) and platform != "cpu":
+        try:
+            memoryview(a)
+        except TypeError:
+            pass  # no buffer: converting it is not a copy of one
+        else:
+            raise ValueError(
+                f"jnp.asarray: cannot convert object of type {type(a)} to JAX Array on "
+                f"platform={platform} with copy=False. Consider using copy=None or copy=True "
+                "instead."
+            )
+    return function(a, dtype, order)

@@ -16,6 +16,7 @@ import numpy as np
 from .._version import JAX_VERSION_STRING
 
 __all__ = [
+    "cast_before_the_product",
     "computed_in_the_dtype",
     "correction_as_ddof",
     "indices_of_the_dtype",
@@ -275,3 +276,13 @@ def vmap_method_as_vectorized(
             "or upgrade JAX."
         )
     return function(*args, vectorized=looped == "legacy_vectorized", **kwargs)
+
+
+def cast_before_the_product(
+    function: Any, path: str, values: dict[str, Any], x: Any, y: Any
+) -> Any:
+    """lax.mul before JAX 0.10.0, with out_dtype=: both factors converted to it first, which
+    the newest's docstring gives as what it does (where no backend kernel does it in one)."""
+    dtype = values["out_dtype"]
+    convert = jax.lax.convert_element_type
+    return function(convert(x, dtype), convert(y, dtype))

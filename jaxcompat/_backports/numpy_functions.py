@@ -8,6 +8,7 @@ signature, results, dtypes and errors.
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import jax
@@ -28,6 +29,7 @@ __all__ = [
     "spacing",
     "top_k",
     "trapezoid",
+    "trim_zeros",
 ]
 
 
@@ -283,3 +285,48 @@ def mask_indices(
 def load(file: Any, *args: Any, **kwargs: Any) -> Any:
     """``jnp.load`` with the newest signature (JAX 0.4.35 names ``file``): the release's own."""
     return jnp.load(file, *args, **kwargs)
+
+
+def trim_zeros(filt: Any, trim: str = "fb", axis: int | Any = None) -> jax.Array:
+    """``jnp.trim_zeros`` as JAX 0.8.0 made it: the leading (``"f"``) and trailing (``"b"``)
+    slices that are all zero are cut along each axis given (all by default). Before, an
+    array of more than one dimension gave an empty array, not the trimmed one."""
+    array: jax.Array = jnp.asarray(filt)
+    if isinstance(array, jax.core.Tracer):
+        raise jax.errors.ConcretizationTypeError(
+            array, "Error arose in the `filt` argument of trim_zeros()"
+        )
+    axes = _axes_of(axis, array.ndim)
+    trim = trim.lower()
+    if not axes or ("f" not in trim and "b" not in trim):
+        return array
+    nonzero = np.asarray(array) != 0
+    cuts = []
+    for ax in range(array.ndim):
+        if ax not in axes:
+            cuts.append(slice(None))
+            continue
+        kept = nonzero.any(axis=tuple(i for i in range(array.ndim) if i != ax))
+        if not kept.any():
+            cuts.append(slice(0, 0))
+            continue
+        start = int(kept.argmax()) if "f" in trim else None
+        stop = array.shape[ax] - int(kept[::-1].argmax()) if "b" in trim else None
+        cuts.append(slice(start, stop))
+    trimmed: jax.Array = array[tuple(cuts)]
+    return trimmed
+
+
+def _axes_of(axis: Any, ndim: int) -> set[int]:
+    """``axis`` (None for all, an int or a sequence of them) as a set of axes, with the
+    newest's errors for one out of bounds or repeated."""
+    given = tuple(range(ndim)) if axis is None else (axis,) if np.ndim(axis) == 0 else axis
+    axes = []
+    for ax in given:
+        ax = operator.index(ax)
+        if not -ndim <= ax < ndim:
+            raise ValueError(f"axis {ax} is out of bounds for array of dimension {ndim}")
+        axes.append(ax % ndim)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis: {tuple(given)}")
+    return set(axes)

@@ -32,14 +32,18 @@ from typing import Any
 
 __all__ = [
     "AS_THE_NUMPY_FUNCTION",
+    "CAST_BEFORE_THE_PRODUCT",
     "CHECKED_AGAINST_THE_SHARDS",
     "CLEAR_ERROR_CALLABLES",
     "CLEAR_ERROR_MODULES",
     "COMPUTED_IN_THE_DTYPE",
+    "CONVERTED_WITH_COPY",
     "COPIED_AS_ASKED",
     "CORRECTION_AS_DDOF",
     "EXTENDED_AS_OPAQUE",
     "FACTORED_AS_ASKED",
+    "FILLED_OUT_OF_BOUNDS",
+    "FILLED_TO_SIZE",
     "INDICES_OF_THE_DTYPE",
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
@@ -51,7 +55,9 @@ __all__ = [
     "PLACED_ON_DEVICE",
     "RANK_AS_ASKED",
     "REFUSED_BY_NEWEST",
+    "SAME_RESULT_BY_ANY_METHOD",
     "SORTED_AS_ASKED",
+    "SPREAD_AROUND_THE_MEAN",
     "TOLERANCE_AS_RTOL",
     "TOP_K_ALONG_AXIS",
     "UNSUPPORTED",
@@ -84,6 +90,12 @@ COPIED_AS_ASKED = "copied as asked"
 CHECKED_AGAINST_THE_SHARDS = "checked against the shards"
 EXTENDED_AS_OPAQUE = "extended as opaque"
 PICKLED_AS_ALLOWED = "pickled as allowed"
+SPREAD_AROUND_THE_MEAN = "spread around the mean"
+FILLED_TO_SIZE = "filled to size"
+SAME_RESULT_BY_ANY_METHOD = "same result by any method"
+CONVERTED_WITH_COPY = "converted with copy"
+CAST_BEFORE_THE_PRODUCT = "cast before the product"
+FILLED_OUT_OF_BOUNDS = "filled out of bounds"
 
 
 @dataclass(frozen=True)
@@ -383,6 +395,39 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         paths=frozenset({"jax.numpy.savez"}),
         numpy_fixed_in="2.2.0",
     ),
+    # JAX 0.4.24: asarray(copy=) (the array API): True always copies, as array() does;
+    # False refuses where a copy cannot be avoided.
+    KeywordRule("copy", CONVERTED_WITH_COPY, paths=frozenset({"jax.numpy.asarray"})),
+    # JAX 0.8.1: std, var, nanstd and nanvar take mean=, a mean computed before (with
+    # keepdims=True), used in place of the mean of the input.
+    KeywordRule(
+        "mean",
+        SPREAD_AROUND_THE_MEAN,
+        paths=frozenset(f"jax.numpy.{name}" for name in ("std", "var", "nanstd", "nanvar")),
+    ),
+    # JAX 0.4.28: compress and extract take size= (a static length, so that they jit) and
+    # fill_value= (default 0) for the places past the elements selected.
+    *(
+        KeywordRule(
+            parameter,
+            FILLED_TO_SIZE,
+            default=default,
+            paths=frozenset({"jax.numpy.compress", "jax.numpy.extract"}),
+        )
+        for parameter, default in (("size", None), ("fill_value", 0))
+    ),
+    # JAX 0.4.29: take_along_axis(fill_value=) is what an index out of bounds gives where
+    # the mode fills (the default); before, NaN or the smallest integer.
+    KeywordRule("fill_value", FILLED_OUT_OF_BOUNDS, paths=frozenset({"jax.numpy.take_along_axis"})),
+    # JAX 0.4.33 and 0.4.34: isin(method=) and digitize(method=) choose the algorithm; each
+    # gives the same result.
+    KeywordRule(
+        "method", SAME_RESULT_BY_ANY_METHOD, default="auto", paths=frozenset({"jax.numpy.isin"})
+    ),
+    KeywordRule("method", SAME_RESULT_BY_ANY_METHOD, paths=frozenset({"jax.numpy.digitize"})),
+    # JAX 0.10.0: lax.mul(out_dtype=) gives the product in that dtype, "typically" by
+    # converting both factors to it first (its docstring).
+    KeywordRule("out_dtype", CAST_BEFORE_THE_PRODUCT, paths=frozenset({"jax.lax.mul"})),
     # Newest constructor keywords of classes. A release's objects are what the default
     # describes; another value asks for something the release cannot make. jaxcompat's
     # class makes JAX's own objects (see accept_newest_keywords), but is not JAX's class, so

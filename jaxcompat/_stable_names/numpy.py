@@ -61,7 +61,8 @@ NAMES: tuple[StableName, ...] = (
     ),
     # place and put raised for every call until 0.4.18, which gave them inplace=False;
     # mask_indices and load took (*args, **kwargs) until 0.4.34 and 0.4.35, which gave them
-    # the newest signatures (and mask_indices size=, for use under jit).
+    # the newest signatures (and mask_indices size=, for use under jit); trim_zeros gave an
+    # empty array for more than one dimension until 0.8.0, which trims each axis (axis=).
     *(
         StableName(
             f"numpy.{name}",
@@ -75,6 +76,7 @@ NAMES: tuple[StableName, ...] = (
             ("put", "0.4.18"),
             ("mask_indices", "0.4.34"),
             ("load", "0.4.35"),
+            ("trim_zeros", "0.8.0"),
         )
     ),
     # top_k arrived in 0.11.1; until 0.12.0 mode="smallest" negates the input, which overflows

@@ -1,0 +1,169 @@
+"""Newest keywords of ``jax.numpy``'s variance, selection and search functions, composed from
+the installed release's own operations (the rules are in ``_stable_names/keywords.py``).
+
+Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
+as the helpers of ``keywords.py`` do, and reads the call by the release function's signature.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+__all__ = [
+    "filled_out_of_bounds",
+    "filled_to_size",
+    "same_result_by_any_method",
+    "spread_around_the_mean",
+]
+
+
+def spread_around_the_mean(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """std, var, nanstd and nanvar before JAX 0.8.1, with mean= (the newest's ``_var``): the
+    squared distances from the mean given, in place of the mean of ``a``."""
+    name = path.rpartition(".")[2]
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    bound.apply_defaults()
+    call = bound.arguments
+    if call["out"] is not None:
+        raise NotImplementedError(f"The 'out' argument to jnp.{name} is not supported.")
+    a = jnp.asarray(call["a"])
+    axis, dtype, ddof, keepdims, where = (
+        call["axis"],
+        call["dtype"],
+        call["ddof"],
+        call["keepdims"],
+        call["where"],
+    )
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    if call.get("correction") is not None:  # std and var of JAX 0.4.29-0.8.0 name it
+        if not isinstance(ddof, int) or ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = call["correction"]
+
+    def without_mean(x: Any, mask: Any) -> Any:
+        return function(x, axis, dtype, None, ddof, keepdims, where=mask)
+
+    # The release's own call gives the result's dtype and its checks of dtype= and axis=.
+    result_dtype = jax.eval_shape(without_mean, a, where).dtype
+    if dtype is not None:
+        computation_dtype = jnp.dtype(dtype)
+    elif jnp.issubdtype(a.dtype, jnp.complexfloating):
+        computation_dtype = a.dtype
+    else:
+        computation_dtype = result_dtype
+    if computation_dtype in (jnp.dtype(jnp.float16), jnp.dtype(jnp.bfloat16)):
+        computation_dtype = jnp.dtype(jnp.float32)  # as the newest's _upcast_f16
+    x = a.astype(computation_dtype)
+    centered = x - jnp.asarray(values["mean"]).astype(computation_dtype)
+    nans = name.startswith("nan")
+    if nans:
+        centered = jnp.where(jnp.isnan(x), 0, centered)
+    if jnp.issubdtype(computation_dtype, jnp.complexfloating):
+        squared = jnp.real(centered * jnp.conj(centered))
+    else:
+        squared = centered * centered
+    total = jnp.sum(squared, axis, dtype=squared.dtype, keepdims=keepdims, where=where)
+    counted = ~jnp.isnan(x) if nans else jnp.ones(x.shape, bool)
+    count = jnp.sum(counted, axis, dtype=squared.dtype, keepdims=keepdims, where=where) - ddof
+    if nans:
+        empty = count <= 0
+        total = jnp.where(empty, np.nan, total)
+        variance = total / jnp.where(empty, 1, count)
+    else:
+        variance = jnp.where(count > 0, total / count, np.nan)
+    variance = variance.astype(result_dtype)
+    return jnp.sqrt(variance) if name.endswith("std") else variance
+
+
+def filled_to_size(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """compress and extract before JAX 0.4.28, with size= (a static length, so that they jit)
+    and fill_value= (padding past the elements selected): the newest's compress."""
+    size = values.get("size")
+    if size is None:
+        return function(*args, **kwargs)  # fill_value alone: unused, as in the newest
+    fill_value = values.get("fill_value", 0)
+    call = inspect.signature(function).bind(*args, **kwargs).arguments
+    if path == "jax.numpy.extract":
+        condition, a, axis = jnp.ravel(call["condition"]), jnp.ravel(call["arr"]), None
+    else:
+        if call.get("out") is not None:
+            raise NotImplementedError("The 'out' argument to jnp.compress is not supported.")
+        condition, a, axis = call["condition"], call["a"], call.get("axis")
+    condition = jnp.asarray(condition).astype(bool)
+    if condition.ndim != 1:
+        raise ValueError("condition must be a 1D array")
+    if axis is None:
+        axis, array = 0, jnp.ravel(a)
+    else:
+        array = jnp.moveaxis(jnp.asarray(a), axis, 0)
+    condition = condition[: array.shape[0]]
+    array = array[: condition.shape[0]]
+    if not 0 <= size <= array.shape[0]:
+        raise ValueError(
+            "size must be positive and not greater than the size of the array axis;"
+            f" got {size=} for a.shape[axis]={array.shape[0]}"
+        )
+    mask = jnp.expand_dims(condition, tuple(range(1, array.ndim)))
+    array = jnp.where(mask, array, jnp.array(fill_value, dtype=array.dtype))
+    # The selected first, in order: a stable sort of "not selected" (every release's
+    # argsort is stable by default).
+    selected_first = jnp.argsort(~condition)
+    return jnp.moveaxis(array[selected_first][:size], 0, axis)
+
+
+#: The methods the newest function takes, and its error for another. Each gives the same
+#: result (they are algorithms for it), so the release's own algorithm stands for any.
+_METHODS: dict[str, tuple[tuple[str, ...], str]] = {
+    "jax.numpy.isin": (
+        ("auto", "compare_all", "binary_search", "sort"),
+        "method={method!r} is not implemented; options are 'compare_all', 'binary_search', 'sort', "
+        "and 'auto'",
+    ),
+    "jax.numpy.digitize": (
+        ("compare_all", "scan", "scan_unrolled", "sort"),
+        "invalid argument method={method!r}, expected one of "
+        "['compare_all', 'scan', 'scan_unrolled', 'sort']",
+    ),
+}
+
+
+def same_result_by_any_method(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """isin (JAX 0.4.33) and digitize (0.4.34) with method=: a method the newest takes gives
+    the result of the release's own method; another is the newest's ValueError."""
+    methods, error = _METHODS[path]
+    method = values["method"]
+    if method not in methods:
+        raise ValueError(error.format(method=method))
+    return function(*args, **kwargs)
+
+
+def filled_out_of_bounds(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """take_along_axis before JAX 0.4.29, with fill_value=: where the mode fills (the
+    default), an index out of bounds gives fill_value (in the result's dtype) in place of
+    the release's NaN or smallest integer."""
+    call = inspect.signature(function).bind(*args, **kwargs).arguments
+    result = function(*args, **kwargs)
+    mode = call.get("mode")
+    if mode is not None and (
+        jax.lax.GatherScatterMode.from_any(mode) != jax.lax.GatherScatterMode.FILL_OR_DROP
+    ):
+        return result  # fill_value is unused by the other modes, as in the newest
+    arr, indices, axis = jnp.asarray(call["arr"]), jnp.asarray(call["indices"]), call["axis"]
+    length = arr.size if axis is None else arr.shape[axis]
+    outside = (indices < -length) | (indices >= length)
+    fill = jnp.asarray(values["fill_value"]).astype(result.dtype)
+    return jnp.where(jnp.broadcast_to(outside, result.shape), fill, result)

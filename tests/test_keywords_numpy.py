@@ -1,0 +1,170 @@
+"""Newest keywords of jax.numpy's conversion, variance, selection and search functions and
+of lax.mul, on every row: asarray(copy=), std/var/nanstd/nanvar(mean=), compress/extract(
+size=, fill_value=), isin/digitize(method=), trim_zeros(axis=) and lax.mul(out_dtype=).
+Results are checked against NumPy, computed in float64."""
+
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcompat
+import jaxcompat.numpy as cnp
+
+
+def _buffer(array):
+    return array.addressable_data(0).unsafe_buffer_pointer()
+
+
+def test_asarray_copy_true_is_a_new_buffer_and_false_the_same_array():
+    x = jnp.arange(4.0)
+    copied = cnp.asarray(x, copy=True)
+    assert copied is not x and _buffer(copied) != _buffer(x)
+    np.testing.assert_array_equal(copied, x)
+    assert cnp.asarray(x, copy=False) is x
+    assert cnp.asarray(x, copy=None) is x
+
+
+def test_asarray_copy_with_dtype_and_device():
+    device = jax.devices()[-1]
+    converted = cnp.asarray(np.arange(3), jnp.float32, copy=True, device=device)
+    assert converted.dtype == jnp.float32 and converted.devices() == {device}
+    np.testing.assert_array_equal(converted, [0.0, 1.0, 2.0])
+
+
+def _variance(a, mean, axis, ddof, nans=False):
+    a = np.asarray(a, np.float64)
+    squared = (a - np.asarray(mean, np.float64)) ** 2
+    if nans:
+        count = np.sum(~np.isnan(a), axis) - ddof
+        return np.nansum(squared, axis) / count
+    return np.sum(squared, axis) / (a.shape[axis] - ddof)
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("ddof", [0, 1])
+def test_spread_around_the_mean_given(name, ddof):
+    a = np.array([[1.0, 4.0, 2.0, 8.0], [3.0, np.nan if "nan" in name else 5.0, 6.0, 0.5]])
+    mean = np.array([[3.0], [2.5]], np.float32)
+    got = getattr(cnp, name)(a, axis=1, ddof=ddof, mean=mean)
+    expected = _variance(a, mean, 1, ddof, nans="nan" in name)
+    if name.endswith("std"):
+        expected = np.sqrt(expected)
+    assert got.dtype == jnp.float32
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_spread_around_the_mean_with_correction_where_and_keepdims():
+    a = np.arange(12.0).reshape(3, 4)
+    where = np.array([True, False, True, True])
+    got = cnp.var(a, axis=1, keepdims=True, where=where, correction=1, mean=1.0)
+    expected = np.sum((a[:, where] - 1.0) ** 2, axis=1, keepdims=True) / 2
+    assert got.shape == (3, 1)
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    with pytest.raises(
+        ValueError, match=r"^ddof and correction can't be provided simultaneously\.$"
+    ):
+        cnp.std(a, ddof=1, correction=1, mean=1.0)
+
+
+def test_spread_around_the_mean_of_integers_complex_and_too_few():
+    ints = cnp.var(np.arange(4), mean=1.5)
+    assert ints.dtype == jnp.float32
+    np.testing.assert_allclose(ints, 1.25)
+    complex_values = cnp.var(np.array([1 + 1j, 2j]), mean=1j)
+    assert complex_values.dtype == jnp.float32
+    np.testing.assert_allclose(complex_values, 1.0)
+    assert np.isnan(cnp.std(np.arange(4.0), ddof=4, mean=1.0))
+    assert np.isnan(cnp.nanvar(np.array([1.0, np.nan, 3.0]), ddof=2, mean=2.0))
+
+
+def test_spread_around_the_mean_jits_and_differentiates():
+    x = jnp.arange(3.0)
+    np.testing.assert_allclose(jaxcompat.jit(lambda x: cnp.var(x, mean=1.0))(x), 2 / 3, rtol=1e-6)
+    gradient = jaxcompat.grad(lambda x: cnp.var(x, mean=1.0))(x)
+    np.testing.assert_allclose(gradient, 2 * (np.arange(3.0) - 1.0) / 3, rtol=1e-6)
+
+
+def test_compress_and_extract_filled_to_size():
+    x = np.arange(5.0)
+    np.testing.assert_array_equal(cnp.compress(x > 1, x, size=2, fill_value=7.5), [2.0, 3.0])
+    np.testing.assert_array_equal(
+        cnp.compress(x > 2, x, size=4, fill_value=-1.0), [3.0, 4.0, -1.0, -1.0]
+    )
+    np.testing.assert_array_equal(cnp.extract(x > 5, x, size=2, fill_value=-1), [-1.0, -1.0])
+    np.testing.assert_array_equal(cnp.extract(x > 2, x, size=3), [3.0, 4.0, 0.0])
+    rows = cnp.compress(np.array([True, False, True]), np.arange(6).reshape(3, 2), axis=0, size=3)
+    np.testing.assert_array_equal(rows, [[0, 1], [4, 5], [0, 0]])
+    columns = cnp.compress(np.array([0, 1]), np.arange(6).reshape(3, 2), axis=1, size=2)
+    np.testing.assert_array_equal(columns, [[1, 0], [3, 0], [5, 0]])
+
+
+def test_compress_filled_to_size_jits_and_refuses_a_size_past_the_axis():
+    jitted = jaxcompat.jit(lambda x: cnp.compress(x > 1, x, size=4, fill_value=-1))
+    np.testing.assert_array_equal(jitted(jnp.arange(5.0)), [2.0, 3.0, 4.0, -1.0])
+    message = (
+        "size must be positive and not greater than the size of the array axis; got size=9 "
+        "for a.shape[axis]=5"
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        cnp.compress(np.arange(5) > 1, np.arange(5), size=9)
+
+
+@pytest.mark.parametrize("method", ["auto", "compare_all", "binary_search", "sort"])
+def test_isin_by_each_method(method):
+    got = cnp.isin(np.array([3, 1, 4, 1, 5]), np.array([1, 5]), method=method)
+    np.testing.assert_array_equal(got, [False, True, False, True, True])
+
+
+@pytest.mark.parametrize("method", ["compare_all", "scan", "scan_unrolled", "sort"])
+def test_digitize_by_each_method(method):
+    got = cnp.digitize(np.array([0.5, 1.0, 2.5, 4.0]), np.array([1.0, 2.0, 3.0]), method=method)
+    np.testing.assert_array_equal(got, [0, 1, 2, 3])
+
+
+def test_an_unknown_method_is_a_value_error():
+    with pytest.raises(ValueError, match="'bogus'"):
+        cnp.isin(np.arange(3), np.arange(2), method="bogus")
+    with pytest.raises(ValueError, match="'bogus'"):
+        cnp.digitize(np.arange(3.0), np.arange(2.0), method="bogus")
+
+
+def test_trim_zeros_along_each_axis():
+    a = np.array([[0, 0, 0, 0], [0, 1, 0, 2], [0, 0, 0, 0]])
+    np.testing.assert_array_equal(cnp.trim_zeros(a), [[1, 0, 2]])
+    np.testing.assert_array_equal(cnp.trim_zeros(a, axis=0), [[0, 1, 0, 2]])
+    np.testing.assert_array_equal(cnp.trim_zeros(a, axis=1), a[:, 1:])
+    np.testing.assert_array_equal(cnp.trim_zeros(a, "f", axis=-1), a[:, 1:])
+    np.testing.assert_array_equal(
+        cnp.trim_zeros(np.array([0, 0, 3, 0, 4, 0]), "b"), [0, 0, 3, 0, 4]
+    )
+    assert cnp.trim_zeros(np.zeros((2, 3)), axis=1).shape == (2, 0)
+    with pytest.raises(ValueError, match=r"^axis 2 is out of bounds for array of dimension 2$"):
+        cnp.trim_zeros(a, axis=2)
+
+
+def test_mul_out_dtype_is_the_product_in_that_dtype():
+    product = jaxcompat.lax.mul(jnp.int8(100), jnp.int8(100), out_dtype=jnp.int32)
+    assert product.dtype == jnp.int32 and int(product) == 10_000
+    halves = jaxcompat.lax.mul(jnp.float16(3.0), jnp.float16(3.0), out_dtype=jnp.float32)
+    assert halves.dtype == jnp.float32 and float(halves) == 9.0
+
+
+def test_take_along_axis_fill_value_out_of_bounds():
+    a = np.arange(6.0).reshape(2, 3)
+    indices = np.array([[0, 5, -1], [-4, 2, 3]])
+    filled = cnp.take_along_axis(a, indices, axis=1, fill_value=-7)
+    np.testing.assert_array_equal(filled, [[0.0, -7.0, 2.0], [-7.0, 5.0, -7.0]])
+    integers = cnp.take_along_axis(a.astype(np.int32), indices, axis=1, fill_value=-7)
+    assert integers.dtype == jnp.int32
+    np.testing.assert_array_equal(integers, [[0, -7, 2], [-7, 5, -7]])
+    flat = cnp.take_along_axis(a, np.array([7, -1, 0]), axis=None, fill_value=9)
+    np.testing.assert_array_equal(flat, [9.0, 5.0, 0.0])
+    broadcast = cnp.take_along_axis(a, np.array([[7], [0]]), axis=1, fill_value=9)
+    np.testing.assert_array_equal(broadcast, [[9.0], [3.0]])
+    clipped = cnp.take_along_axis(a, indices, axis=1, mode="clip", fill_value=-7)
+    np.testing.assert_array_equal(clipped, [[0.0, 2.0, 2.0], [3.0, 5.0, 5.0]])
+    jitted = jaxcompat.jit(lambda i: cnp.take_along_axis(a, i, axis=1, fill_value=-1.0))
+    np.testing.assert_array_equal(jitted(indices)[0], [0.0, -1.0, 2.0])
