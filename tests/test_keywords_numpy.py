@@ -168,3 +168,97 @@ def test_take_along_axis_fill_value_out_of_bounds():
     np.testing.assert_array_equal(clipped, [[0.0, 2.0, 2.0], [3.0, 5.0, 5.0]])
     jitted = jaxcompat.jit(lambda i: cnp.take_along_axis(a, i, axis=1, fill_value=-1.0))
     np.testing.assert_array_equal(jitted(indices)[0], [0.0, -1.0, 2.0])
+
+
+def test_take_along_axis_without_wrapping_negative_indices():
+    a = np.arange(6.0).reshape(2, 3)
+    indices = np.array([[0, -1, -4], [2, -3, 1]])
+    unwrapped = cnp.take_along_axis(a, indices, axis=1, wrap_negative_indices=False)
+    np.testing.assert_array_equal(unwrapped, [[0.0, np.nan, np.nan], [5.0, np.nan, 4.0]])
+    filled = cnp.take_along_axis(a, indices, axis=1, wrap_negative_indices=False, fill_value=-9.0)
+    np.testing.assert_array_equal(filled, [[0.0, -9.0, -9.0], [5.0, -9.0, 4.0]])
+    clipped = cnp.take_along_axis(a, indices, axis=1, wrap_negative_indices=False, mode="clip")
+    np.testing.assert_array_equal(clipped, [[0.0, 0.0, 0.0], [5.0, 3.0, 4.0]])
+    wrapped = cnp.take_along_axis(a, indices, axis=1, wrap_negative_indices=True)
+    np.testing.assert_array_equal(wrapped, [[0.0, 2.0, np.nan], [5.0, 3.0, 4.0]])
+
+
+def test_ravel_multi_index_in_the_dtype():
+    index = (np.array([1, 2]), np.array([3, 0]))
+    small = cnp.ravel_multi_index(index, (4, 5), dtype=np.int16)
+    assert small.dtype == jnp.int16
+    np.testing.assert_array_equal(small, [8, 10])
+    columns = cnp.ravel_multi_index(index, (4, 5), order="F", dtype=np.int16)
+    np.testing.assert_array_equal(columns, [13, 2])
+    clipped = cnp.ravel_multi_index(
+        (np.array([7]), np.array([-1])), (4, 5), mode="clip", dtype=np.uint8
+    )
+    assert clipped.dtype == jnp.uint8
+    np.testing.assert_array_equal(clipped, [15])
+    message = (
+        "jnp.ravel_multi_index: dtype=dtype('int8') not large enough to hold flattened index "
+        "for dims=(400, 500). Use the dtype argument to pass a suitable dtype (e.g. "
+        "dtype=np.min_scalar_type(prod(dims)))."
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        cnp.ravel_multi_index(index, (400, 500), dtype=np.int8)
+    with pytest.raises(ValueError, match=r"^invalid entry in coordinates array$"):
+        cnp.ravel_multi_index((np.array([4]), np.array([0])), (4, 5), dtype=np.int16)
+
+
+def test_from_dlpack_device_and_copy():
+    source = np.arange(3.0, dtype=np.float32)
+    device = jax.devices()[-1]
+    placed = cnp.from_dlpack(source, device=device)
+    assert placed.devices() == {device}
+    np.testing.assert_array_equal(placed, source)
+    copied = cnp.from_dlpack(source, copy=True)
+    np.testing.assert_array_equal(copied, source)
+    source[0] = 7.0
+    assert float(copied[0]) == 0.0  # a copy: the source's change is not seen
+    with pytest.raises(ValueError, match=r"^Specified device=.* however copy=False"):
+        cnp.from_dlpack(np.arange(3.0, dtype=np.float32), device=device, copy=False)
+
+
+def test_lax_full_places_a_concrete_result_on_the_sharding():
+    device = jax.devices()[-1]
+    sharding = jax.sharding.SingleDeviceSharding(device)
+    full = jaxcompat.lax.full((2, 3), 1.5, sharding=sharding)
+    assert full.devices() == {device} and full.shape == (2, 3)
+    np.testing.assert_array_equal(full, np.full((2, 3), 1.5))
+    like = jaxcompat.lax.full_like(jnp.zeros(2, jnp.int32), 4, sharding=sharding)
+    assert like.devices() == {device} and like.dtype == jnp.int32
+    traced = jaxcompat.jit(lambda v: jaxcompat.lax.full((2,), v, sharding=sharding))(2.0)
+    np.testing.assert_array_equal(traced, [2.0, 2.0])
+
+
+def test_lax_dot_with_dimension_numbers():
+    lhs, rhs = np.arange(24.0).reshape(2, 3, 4), np.arange(24.0).reshape(2, 4, 3)
+    batched = jaxcompat.lax.dot(lhs, rhs, dimension_numbers=(((2,), (1,)), ((0,), (0,))))
+    np.testing.assert_allclose(batched, np.einsum("bij,bjk->bik", lhs, rhs))
+
+
+def test_register_pytree_node_with_keys():
+    class Pair:
+        def __init__(self, first, second):
+            self.first, self.second = first, second
+
+    jaxcompat.tree_util.register_pytree_node(
+        Pair,
+        lambda p: ((p.first, p.second), None),
+        lambda _, children: Pair(*children),
+        flatten_with_keys_func=lambda p: (
+            (
+                (jax.tree_util.GetAttrKey("first"), p.first),
+                (jax.tree_util.GetAttrKey("second"), p.second),
+            ),
+            None,
+        ),
+    )
+    paths = [
+        jax.tree_util.keystr(path)
+        for path, _ in jax.tree_util.tree_flatten_with_path(Pair(1, 2))[0]
+    ]
+    assert paths == [".first", ".second"]
+    doubled = jax.tree_util.tree_map(lambda x: 2 * x, Pair(1, 2))
+    assert (doubled.first, doubled.second) == (2, 4)

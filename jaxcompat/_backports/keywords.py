@@ -22,6 +22,7 @@ import numpy as np
 
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
+    AS_DOT_GENERAL,
     AS_THE_NUMPY_FUNCTION,
     CAST_BEFORE_THE_PRODUCT,
     CHECKED_AGAINST_THE_SHARDS,
@@ -31,8 +32,8 @@ from .._stable_names.keywords import (
     CORRECTION_AS_DDOF,
     EXTENDED_AS_OPAQUE,
     FACTORED_AS_ASKED,
-    FILLED_OUT_OF_BOUNDS,
     FILLED_TO_SIZE,
+    FLAT_INDEX_IN_THE_DTYPE,
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     KEYWORD_RULES,
@@ -40,15 +41,19 @@ from .._stable_names.keywords import (
     MASKED_AS_ZERO_WEIGHT,
     NEGATIVE_INDICES_AS_ALLOWED,
     NOT_ADAPTED_YET,
+    OUT_OF_BOUNDS_AS_ASKED,
     PICKLED_AS_ALLOWED,
     PLACED_ON_DEVICE,
+    PLACED_WHERE_CONCRETE,
     RANK_AS_ASKED,
     REFUSED_BY_NEWEST,
+    REGISTERED_WITH_KEYS,
     SAME_RESULT_BY_ANY_METHOD,
     SORTED_AS_ASKED,
     SPREAD_AROUND_THE_MEAN,
     TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
+    UNPACKED_AS_ASKED,
     UNSUPPORTED,
     UNUSED_BY_NEWEST,
     VMAP_METHOD_AS_VECTORIZED,
@@ -63,8 +68,11 @@ from .keywords_arrays import (
     copied_as_asked,
     extended_as_opaque,
     pickled_as_allowed,
+    placed_where_concrete,
+    unpacked_as_asked,
 )
 from .keywords_honoured import (
+    as_dot_general,
     cast_before_the_product,
     computed_in_the_dtype,
     correction_as_ddof,
@@ -74,6 +82,7 @@ from .keywords_honoured import (
     masked_as_zero_weight,
     negative_indices_as_allowed,
     placed_on_device,
+    registered_with_keys,
     sorted_as_asked,
     top_k_along_axis,
     unused_by_newest,
@@ -86,8 +95,9 @@ from .keywords_linalg import (
     tolerance_as_rtol,
 )
 from .keywords_numpy import (
-    filled_out_of_bounds,
     filled_to_size,
+    flat_index_in_the_dtype,
+    out_of_bounds_as_asked,
     same_result_by_any_method,
     spread_around_the_mean,
 )
@@ -386,7 +396,12 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     CONVERTED_WITH_COPY: converted_with_copy,
     SPREAD_AROUND_THE_MEAN: spread_around_the_mean,
     FILLED_TO_SIZE: filled_to_size,
-    FILLED_OUT_OF_BOUNDS: filled_out_of_bounds,
+    OUT_OF_BOUNDS_AS_ASKED: out_of_bounds_as_asked,
+    FLAT_INDEX_IN_THE_DTYPE: flat_index_in_the_dtype,
+    AS_DOT_GENERAL: as_dot_general,
+    REGISTERED_WITH_KEYS: registered_with_keys,
+    PLACED_WHERE_CONCRETE: placed_where_concrete,
+    UNPACKED_AS_ASKED: unpacked_as_asked,
     SAME_RESULT_BY_ANY_METHOD: same_result_by_any_method,
     CAST_BEFORE_THE_PRODUCT: cast_before_the_product,
 }

@@ -21,6 +21,8 @@ __all__ = [
     "copied_as_asked",
     "extended_as_opaque",
     "pickled_as_allowed",
+    "placed_where_concrete",
+    "unpacked_as_asked",
 ]
 
 
@@ -143,3 +145,44 @@ def converted_with_copy(
                 "instead."
             )
     return function(a, dtype, order)
+
+
+def placed_where_concrete(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """lax.full and full_like before JAX 0.4.24, with sharding=: a result outside a trace is
+    put there; a traced one is the release's, as the newest leaves a concrete sharding of a
+    traced fill to the computation's own placement."""
+    result = function(*args, **kwargs)
+    if isinstance(result, jax.core.Tracer):
+        return result
+    return jax.device_put(result, values["sharding"])
+
+
+def unpacked_as_asked(
+    function: Any, path: str, values: dict[str, Any], external_array: Any, /
+) -> Any:
+    """numpy.from_dlpack before JAX 0.4.27, with device= and copy= (the array API's): the
+    array is unpacked where it lives, as before, then put on the device given (a copy, which
+    copy=False refuses) or copied where copy=True."""
+    device, copy = values.get("device"), values.get("copy")
+    if isinstance(device, jax.sharding.Sharding):
+        if len(device.device_set) > 1:
+            raise ValueError(
+                "from_dlpack can only unpack a dlpack tensor onto a singular device, but a "
+                f"Sharding with {len(device.device_set)} devices was provided."
+            )
+        (device,) = device.device_set
+    unpacked = function(external_array)
+    (source,) = unpacked.devices()
+    if device is not None and device != source:
+        if copy is not None and not copy:
+            raise ValueError(
+                f"Specified {device=} which requires a copy since the source device is "
+                f"{source!r}, however copy=False. Set copy=True or copy=None to perform the "
+                "requested operation."
+            )
+        return jax.device_put(unpacked, device)
+    if copy:
+        return jax.numpy.array(unpacked, copy=True)
+    return unpacked

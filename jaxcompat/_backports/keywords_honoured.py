@@ -16,6 +16,7 @@ import numpy as np
 from .._version import JAX_VERSION_STRING
 
 __all__ = [
+    "as_dot_general",
     "cast_before_the_product",
     "computed_in_the_dtype",
     "correction_as_ddof",
@@ -25,6 +26,7 @@ __all__ = [
     "masked_as_zero_weight",
     "negative_indices_as_allowed",
     "placed_on_device",
+    "registered_with_keys",
     "sorted_as_asked",
     "top_k_along_axis",
     "unused_by_newest",
@@ -286,3 +288,33 @@ def cast_before_the_product(
     dtype = values["out_dtype"]
     convert = jax.lax.convert_element_type
     return function(convert(x, dtype), convert(y, dtype))
+
+
+def as_dot_general(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """lax.dot before JAX 0.7.1, with dimension_numbers=: lax.dot_general with them (the
+    newest's dot with dimension numbers is dot_general)."""
+    call = inspect.signature(function).bind(*args, **kwargs).arguments
+    return jax.lax.dot_general(
+        call["lhs"],
+        call["rhs"],
+        values["dimension_numbers"],
+        precision=call.get("precision"),
+        preferred_element_type=call.get("preferred_element_type"),
+    )
+
+
+def registered_with_keys(
+    function: Any,
+    path: str,
+    values: dict[str, Any],
+    nodetype: Any,
+    flatten_func: Any,
+    unflatten_func: Any,
+) -> None:
+    """register_pytree_node before JAX 0.4.36, with flatten_with_keys_func=: every release
+    has register_pytree_with_keys (JAX 0.4.6), which registers the same three functions."""
+    jax.tree_util.register_pytree_with_keys(
+        nodetype, values["flatten_with_keys_func"], unflatten_func, flatten_func
+    )

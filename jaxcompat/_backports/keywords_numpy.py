@@ -8,6 +8,8 @@ as the helpers of ``keywords.py`` do, and reads the call by the release function
 from __future__ import annotations
 
 import inspect
+import math
+import operator
 from typing import Any
 
 import jax
@@ -15,8 +17,9 @@ import jax.numpy as jnp
 import numpy as np
 
 __all__ = [
-    "filled_out_of_bounds",
     "filled_to_size",
+    "flat_index_in_the_dtype",
+    "out_of_bounds_as_asked",
     "same_result_by_any_method",
     "spread_around_the_mean",
 ]
@@ -149,21 +152,72 @@ def same_result_by_any_method(
     return function(*args, **kwargs)
 
 
-def filled_out_of_bounds(
+def out_of_bounds_as_asked(
     function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
 ) -> Any:
-    """take_along_axis before JAX 0.4.29, with fill_value=: where the mode fills (the
-    default), an index out of bounds gives fill_value (in the result's dtype) in place of
-    the release's NaN or smallest integer."""
-    call = inspect.signature(function).bind(*args, **kwargs).arguments
-    result = function(*args, **kwargs)
+    """take_along_axis before JAX 0.4.29 (fill_value=) or 0.10.2 (wrap_negative_indices=):
+    where the mode fills (the default), an index out of bounds gives fill_value (in the
+    result's dtype) in place of the release's NaN or smallest integer; with
+    wrap_negative_indices=False a negative index is out of bounds (clipped to 0 by "clip"),
+    not counted from the end."""
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    call = bound.arguments
     mode = call.get("mode")
-    if mode is not None and (
-        jax.lax.GatherScatterMode.from_any(mode) != jax.lax.GatherScatterMode.FILL_OR_DROP
-    ):
-        return result  # fill_value is unused by the other modes, as in the newest
+    fills = mode is None or (
+        jax.lax.GatherScatterMode.from_any(mode) == jax.lax.GatherScatterMode.FILL_OR_DROP
+    )
     arr, indices, axis = jnp.asarray(call["arr"]), jnp.asarray(call["indices"]), call["axis"]
     length = arr.size if axis is None else arr.shape[axis]
+    if not values.get("wrap_negative_indices", True):
+        indices = jnp.where(indices < 0, length if fills else 0, indices)
+        call["indices"] = indices
+    result = function(*bound.args, **bound.kwargs)
+    if "fill_value" not in values or not fills:
+        return result  # fill_value is unused by the other modes, as in the newest
     outside = (indices < -length) | (indices >= length)
     fill = jnp.asarray(values["fill_value"]).astype(result.dtype)
     return jnp.where(jnp.broadcast_to(outside, result.shape), fill, result)
+
+
+def flat_index_in_the_dtype(
+    function: Any,
+    path: str,
+    values: dict[str, Any],
+    multi_index: Any,
+    dims: Any,
+    mode: str = "raise",
+    order: str = "C",
+) -> Any:
+    """ravel_multi_index before JAX 0.9.1, with dtype=: the flat index computed in that
+    integer dtype (the release's is computed in the default integer, which overflows for an
+    array past its range), as the newest computes it."""
+    dtype = jnp.dtype(values["dtype"])
+    if not jnp.issubdtype(dtype, jnp.integer):
+        raise ValueError(f"{dtype=} is not an integer type.")
+    dims = tuple(operator.index(d) for d in dims)
+    largest = jnp.iinfo(dtype).max  # type: ignore[no-untyped-call]  # (int4 too)
+    if math.prod(dims) - 1 > largest:
+        raise ValueError(
+            f"jnp.ravel_multi_index: {dtype=} not large enough to hold flattened index for "
+            f"{dims=}. Use the dtype argument to pass a suitable dtype (e.g. "
+            "dtype=np.min_scalar_type(prod(dims)))."
+        )
+    if mode not in ("raise", "wrap", "clip", "ignore"):
+        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', 'clip', or 'ignore'.")
+    if order not in ("C", "F"):
+        raise ValueError(f"invalid order={order!r}. Expected 'C' or 'F'")
+    # The release's own call checks the indices (their kind, and each in range where mode
+    # is "raise"), and gives its errors; its result is not used.
+    function(multi_index, dims, mode=mode, order=order)
+    indices = [jnp.asarray(i) for i in multi_index]
+    if mode == "clip":
+        indices = [jnp.clip(i, 0, d - 1) for i, d in zip(indices, dims, strict=True)]
+    elif mode == "wrap":
+        indices = [i % d for i, d in zip(indices, dims, strict=True)]
+    strides = (
+        np.cumprod((1, *dims[:-1])) if order == "F" else np.cumprod((1, *dims[1:][::-1]))[::-1]
+    )
+    result = jnp.array(0, dtype=dtype)
+    for index, stride in zip(indices, strides, strict=True):
+        result = result + index.astype(dtype) * int(stride)
+    return result

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "AS_DOT_GENERAL",
     "AS_THE_NUMPY_FUNCTION",
     "CAST_BEFORE_THE_PRODUCT",
     "CHECKED_AGAINST_THE_SHARDS",
@@ -42,8 +43,8 @@ __all__ = [
     "CORRECTION_AS_DDOF",
     "EXTENDED_AS_OPAQUE",
     "FACTORED_AS_ASKED",
-    "FILLED_OUT_OF_BOUNDS",
     "FILLED_TO_SIZE",
+    "FLAT_INDEX_IN_THE_DTYPE",
     "INDICES_OF_THE_DTYPE",
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
@@ -51,15 +52,19 @@ __all__ = [
     "MASKED_AS_ZERO_WEIGHT",
     "NEGATIVE_INDICES_AS_ALLOWED",
     "NOT_ADAPTED_YET",
+    "OUT_OF_BOUNDS_AS_ASKED",
     "PICKLED_AS_ALLOWED",
     "PLACED_ON_DEVICE",
+    "PLACED_WHERE_CONCRETE",
     "RANK_AS_ASKED",
     "REFUSED_BY_NEWEST",
+    "REGISTERED_WITH_KEYS",
     "SAME_RESULT_BY_ANY_METHOD",
     "SORTED_AS_ASKED",
     "SPREAD_AROUND_THE_MEAN",
     "TOLERANCE_AS_RTOL",
     "TOP_K_ALONG_AXIS",
+    "UNPACKED_AS_ASKED",
     "UNSUPPORTED",
     "UNUSED_BY_NEWEST",
     "VMAP_METHOD_AS_VECTORIZED",
@@ -95,7 +100,12 @@ FILLED_TO_SIZE = "filled to size"
 SAME_RESULT_BY_ANY_METHOD = "same result by any method"
 CONVERTED_WITH_COPY = "converted with copy"
 CAST_BEFORE_THE_PRODUCT = "cast before the product"
-FILLED_OUT_OF_BOUNDS = "filled out of bounds"
+OUT_OF_BOUNDS_AS_ASKED = "out of bounds as asked"
+FLAT_INDEX_IN_THE_DTYPE = "flat index in the dtype"
+AS_DOT_GENERAL = "as dot_general"
+REGISTERED_WITH_KEYS = "registered with keys"
+PLACED_WHERE_CONCRETE = "placed where concrete"
+UNPACKED_AS_ASKED = "unpacked as asked"
 
 
 @dataclass(frozen=True)
@@ -417,8 +427,39 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         for parameter, default in (("size", None), ("fill_value", 0))
     ),
     # JAX 0.4.29: take_along_axis(fill_value=) is what an index out of bounds gives where
-    # the mode fills (the default); before, NaN or the smallest integer.
-    KeywordRule("fill_value", FILLED_OUT_OF_BOUNDS, paths=frozenset({"jax.numpy.take_along_axis"})),
+    # the mode fills (the default); before, NaN or the smallest integer. JAX 0.10.2:
+    # wrap_negative_indices=False makes a negative index out of bounds.
+    *(
+        KeywordRule(
+            parameter,
+            OUT_OF_BOUNDS_AS_ASKED,
+            default=default,
+            paths=frozenset({"jax.numpy.take_along_axis"}),
+        )
+        for parameter, default in (("fill_value", None), ("wrap_negative_indices", True))
+    ),
+    # JAX 0.9.1: ravel_multi_index(dtype=) computes the flat index in that integer dtype.
+    KeywordRule("dtype", FLAT_INDEX_IN_THE_DTYPE, paths=frozenset({"jax.numpy.ravel_multi_index"})),
+    # JAX 0.4.27: from_dlpack(device=, copy=) (the array API).
+    *(
+        KeywordRule(parameter, UNPACKED_AS_ASKED, paths=frozenset({"jax.numpy.from_dlpack"}))
+        for parameter in ("device", "copy")
+    ),
+    # JAX 0.4.24: lax.full and full_like(sharding=) place a concrete result there.
+    KeywordRule(
+        "sharding",
+        PLACED_WHERE_CONCRETE,
+        paths=frozenset({"jax.lax.full", "jax.lax.full_like"}),
+    ),
+    # JAX 0.7.1: lax.dot(dimension_numbers=) is dot_general's.
+    KeywordRule("dimension_numbers", AS_DOT_GENERAL, paths=frozenset({"jax.lax.dot"})),
+    # JAX 0.4.36: register_pytree_node(flatten_with_keys_func=) registers keyed flattening,
+    # as register_pytree_with_keys (JAX 0.4.6) does.
+    KeywordRule(
+        "flatten_with_keys_func",
+        REGISTERED_WITH_KEYS,
+        paths=frozenset({"jax.tree_util.register_pytree_node"}),
+    ),
     # JAX 0.4.33 and 0.4.34: isin(method=) and digitize(method=) choose the algorithm; each
     # gives the same result.
     KeywordRule(
