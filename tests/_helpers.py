@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -72,3 +74,13 @@ def stub_jax(directory: Path, version: str) -> list[str]:
         (directory / name).mkdir()
         (directory / name / "__init__.py").write_text(f"__version__ = {version!r}\n")
     return [str(directory)]
+
+
+def aligned_host_array(size: int) -> np.ndarray:
+    """A float32 array of 0..size-1 whose buffer starts on a 64-byte boundary, which DLPack
+    may hand over without a copy (an unaligned one is always copied)."""
+    raw = np.empty(size + 16, np.float32)
+    start = (-raw.ctypes.data % 64) // raw.itemsize
+    array = raw[start : start + size]
+    array[:] = np.arange(size)
+    return array

@@ -12,8 +12,10 @@ import jax.numpy as jnp
 import pytest
 
 import jaxcompat
+import jaxcompat.numpy as cnp
 from jaxcompat import lax as clax
 from jaxcompat._dispatch import backend
+from tests._helpers import aligned_host_array
 
 
 def _f(x):
@@ -411,3 +413,27 @@ def test_allow_negative_indices_names_a_length_that_does_not_fit():
         "allow_negative_indices has 1 entries, but the operand has 2 dimensions: give one "
         "bool per dimension, or one for all"
     )
+
+
+# --- from_dlpack(copy=True) -------------------------------------------------------------------
+
+
+@pytest.mark.jax(">=0.8.1")
+def test_jax_from_dlpack_copy_true_shares_an_aligned_host_buffer_from_081():
+    # JAX's own copy=True is not a copy here (measured on 0.8.1-0.12.0.1; 0.4.27-0.8.0 copy),
+    # so jaxcompat's from_dlpack takes copy= on these releases too. Should a release fix it,
+    # this test fails there, and the rule's range ends.
+    source = aligned_host_array(16)
+    unpacked = jnp.from_dlpack(source, copy=True)
+    source[0] = 7.0
+    assert float(unpacked[0]) == 7.0
+    assert cnp.from_dlpack is not jnp.from_dlpack
+
+
+@pytest.mark.jax(">=0.4.27,<0.8.1")
+def test_from_dlpack_is_jax_own_where_its_copy_copies():
+    source = aligned_host_array(16)
+    unpacked = jnp.from_dlpack(source, copy=True)
+    source[0] = 7.0
+    assert float(unpacked[0]) == 0.0
+    assert cnp.from_dlpack is jnp.from_dlpack

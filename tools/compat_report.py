@@ -249,8 +249,18 @@ def keyword_probe() -> dict[str, Any]:
                 rule = rule_for(path, parameter)
                 # The release's own function takes it (and is right: see KeywordRule.fixed_in).
                 fixed_in = rule.fixed_in if rule is not None and rule.fixed_in else first
-                rule_fixed_later = fixed_in != first
-                if parse_release(max(first, fixed_in, key=parse_release)) <= JAX_VERSION:
+                rule_fixed_later = fixed_in != first or (
+                    rule is not None and rule.broken_from is not None
+                )
+                broken_again = (
+                    rule is not None
+                    and rule.broken_from is not None
+                    and parse_release(rule.broken_from) <= JAX_VERSION
+                )
+                if (
+                    parse_release(max(first, fixed_in, key=parse_release)) <= JAX_VERSION
+                    and not broken_again
+                ):
                     continue
                 if parameter in missing:
                     kind = "not accepted"

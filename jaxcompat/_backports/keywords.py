@@ -139,6 +139,7 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
         if (
             not _installed_from(first)
             or (rule.fixed_in is not None and not _installed_from(rule.fixed_in))
+            or (rule.broken_from is not None and _installed_from(rule.broken_from))
             or (rule.numpy_fixed_in is not None and not _numpy_from(rule.numpy_fixed_in))
         ):
             found[parameter] = (first, rule)
@@ -160,9 +161,10 @@ def _installed_from(release: str) -> bool:
 @functools.cache
 def _ruled_past_first(parameter: str) -> bool:
     """Whether some rule for ``parameter`` may apply past its first release (``fixed_in``,
-    ``numpy_fixed_in``)."""
+    ``broken_from``, ``numpy_fixed_in``)."""
     return any(
-        r.parameter == parameter and (r.fixed_in is not None or r.numpy_fixed_in is not None)
+        r.parameter == parameter
+        and (r.fixed_in is not None or r.broken_from is not None or r.numpy_fixed_in is not None)
         for r in KEYWORD_RULES
     )
 
@@ -217,7 +219,8 @@ def accept_newest_keywords(
     missing = {
         p: found
         for p, found in wanted.items()
-        if (p not in own.parameters or found[1].fixed_in is not None)  # named, not yet right
+        # Named by the release's function only where it is not right there yet (or again).
+        if (p not in own.parameters or found[1].fixed_in or found[1].broken_from)
         and not (takes_any_keyword and found[1].other_values == NOT_ADAPTED_YET)
     }
     if not missing:

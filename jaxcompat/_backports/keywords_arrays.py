@@ -160,12 +160,13 @@ def placed_where_concrete(
 
 
 def unpacked_as_asked(
-    function: Any, path: str, values: dict[str, Any], external_array: Any, /
+    function: Any, path: str, values: dict[str, Any], external_array: Any, /, **kwargs: Any
 ) -> Any:
-    """numpy.from_dlpack before JAX 0.4.27, with device= and copy= (the array API's): the
-    array is unpacked where it lives, as before, then put on the device given (a copy, which
-    copy=False refuses) or copied where copy=True."""
-    device, copy = values.get("device"), values.get("copy")
+    """numpy.from_dlpack before JAX 0.4.27 (and from 0.8.1, whose copy=True may not copy),
+    with device= and copy= (the array API's): the array is unpacked where it lives, then put
+    on the device given (a copy, which copy=False refuses) or copied where copy=True."""
+    device = values.get("device", kwargs.get("device"))
+    copy = values.get("copy", kwargs.get("copy"))
     if isinstance(device, jax.sharding.Sharding):
         if len(device.device_set) > 1:
             raise ValueError(

@@ -124,6 +124,9 @@ class KeywordRule:
     #: The first release whose own function honours the parameter as the newest does, where
     #: that is later than the first that names it; before, the rule applies all the same.
     fixed_in: str | None = None
+    #: The first release whose own function gets the parameter wrong again, where one does
+    #: (and none after it is known to be right): the rule applies from there on too.
+    broken_from: str | None = None
     #: For a function that is NumPy's (``jnp.savez``): the first NumPy whose function takes
     #: the parameter; the rule applies with an older NumPy, whatever the JAX release.
     numpy_fixed_in: str | None = None
@@ -440,16 +443,25 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     ),
     # JAX 0.9.1: ravel_multi_index(dtype=) computes the flat index in that integer dtype.
     KeywordRule("dtype", FLAT_INDEX_IN_THE_DTYPE, paths=frozenset({"jax.numpy.ravel_multi_index"})),
-    # JAX 0.4.27: from_dlpack(device=, copy=) (the array API).
-    *(
-        KeywordRule(parameter, UNPACKED_AS_ASKED, paths=frozenset({"jax.numpy.from_dlpack"}))
-        for parameter in ("device", "copy")
+    # JAX 0.4.27: from_dlpack(device=, copy=) (the array API). From 0.8.1 on (0.12.0.1
+    # too), JAX's own copy=True hands back an array over the host buffer itself where the
+    # buffer is aligned, so a later write to the source changes it (measured; 0.4.27-0.8.0
+    # copy): jaxcompat copies on those releases too.
+    KeywordRule("device", UNPACKED_AS_ASKED, paths=frozenset({"jax.numpy.from_dlpack"})),
+    KeywordRule(
+        "copy",
+        UNPACKED_AS_ASKED,
+        paths=frozenset({"jax.numpy.from_dlpack"}),
+        broken_from="0.8.1",
     ),
-    # JAX 0.4.24: lax.full and full_like(sharding=) place a concrete result there.
+    # JAX 0.4.24: lax.full and full_like(sharding=) place a concrete result there. 0.4.24's
+    # own fail under jit with a traced fill (make_array_from_callback, as its device= of
+    # the creation functions); 0.4.25 fixed it.
     KeywordRule(
         "sharding",
         PLACED_WHERE_CONCRETE,
         paths=frozenset({"jax.lax.full", "jax.lax.full_like"}),
+        fixed_in="0.4.25",
     ),
     # JAX 0.7.1: lax.dot(dimension_numbers=) is dot_general's.
     KeywordRule("dimension_numbers", AS_DOT_GENERAL, paths=frozenset({"jax.lax.dot"})),
