@@ -437,3 +437,22 @@ def test_from_dlpack_is_jax_own_where_its_copy_copies():
     source[0] = 7.0
     assert float(unpacked[0]) == 0.0
     assert cnp.from_dlpack is jnp.from_dlpack
+
+
+@pytest.mark.jax("<0.4.18")
+def test_jax_array_copy_shares_an_aligned_numpy_buffer_before_0418():
+    source = aligned_host_array(16)
+    made = jnp.array(source, copy=True)
+    source[0] = 7.0
+    assert float(made[0]) == 7.0  # JAX's own: not a copy
+    assert cnp.array is not jnp.array
+
+
+@pytest.mark.jax(">=0.4.18")
+def test_array_is_jax_own_where_it_copies():
+    source = aligned_host_array(16)
+    made = jnp.array(source, copy=True)
+    source[0] = 7.0
+    assert float(made[0]) == 0.0
+    # JAX's own, or JAX's own under the wrapper that gives it device= (before 0.4.24).
+    assert getattr(cnp.array, "__wrapped__", cnp.array) is jnp.array

@@ -28,6 +28,18 @@ def test_asarray_copy_true_is_a_new_buffer_and_false_the_same_array():
     assert cnp.asarray(x, copy=None) is x
 
 
+def test_asarray_and_array_copy_a_numpy_buffer():
+    for make in (
+        lambda source: cnp.asarray(source, copy=True),
+        lambda source: cnp.array(source),
+        lambda source: cnp.array(source, copy=True),
+    ):
+        source = aligned_host_array(16)
+        copied = make(source)
+        source[0] = 7.0
+        assert float(copied[0]) == 0.0  # JAX 0.4.13's own array() sees the write
+
+
 def test_asarray_copy_with_dtype_and_device():
     device = jax.devices()[-1]
     converted = cnp.asarray(np.arange(3), jnp.float32, copy=True, device=device)

@@ -131,6 +131,10 @@ def converted_with_copy(
     elsewhere."""
     copy = values["copy"]
     if copy:
+        if isinstance(a, np.ndarray):
+            # A copy of NumPy's buffer first: 0.4.13's array(copy=True) may keep an aligned
+            # one (measured), and the copy is nobody else's.
+            return jax.numpy.array(a.copy(), dtype=dtype, copy=False, order=order)
         return jax.numpy.array(a, dtype=dtype, copy=True, order=order)
     platform = jax.default_backend()
     if copy is False and not isinstance(a, jax.Array) and platform != "cpu":

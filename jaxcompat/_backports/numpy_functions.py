@@ -19,6 +19,7 @@ from jax import lax
 from .numpy_array_api import default_dtype
 
 __all__ = [
+    "array",
     "fill_diagonal",
     "load",
     "mask_indices",
@@ -330,3 +331,15 @@ def _axes_of(axis: Any, ndim: int) -> set[int]:
     if len(set(axes)) != len(axes):
         raise ValueError(f"repeated axis: {tuple(given)}")
     return set(axes)
+
+
+def array(
+    object: Any, dtype: Any = None, copy: bool = True, order: str | None = "K", ndmin: int = 0
+) -> jax.Array:
+    """``jnp.array`` as JAX 0.4.18 has it: ``copy=True`` (the default) copies a NumPy array
+    given. JAX 0.4.13's own hands back an array over an aligned NumPy buffer itself on CPU,
+    so a later write to the NumPy array showed through."""
+    if copy and isinstance(object, np.ndarray):
+        object = object.copy()
+    made: jax.Array = jnp.array(object, dtype=dtype, copy=copy, order=order, ndmin=ndmin)
+    return made

@@ -79,6 +79,16 @@ NAMES: tuple[StableName, ...] = (
             ("trim_zeros", "0.8.0"),
         )
     ),
+    # JAX 0.4.13's array(copy=True) hands back an array over a 64-byte-aligned NumPy buffer
+    # itself on CPU, so a later write to the NumPy array shows through (measured; 0.4.18 on
+    # copy it).
+    StableName(
+        "numpy.array",
+        (
+            Source("jax.numpy:array", releases=">=0.4.18"),
+            Source("jaxcompat._backports.numpy_functions:array"),
+        ),
+    ),
     # top_k arrived in 0.11.1; until 0.12.0 mode="smallest" negates the input, which overflows
     # for the smallest integer (measured: top_k([3, INT_MIN, INT_MAX, 0], 2, mode="smallest")
     # gives [0, 3] on 0.11.1 and 0.11.2); 0.12.0 gives [INT_MIN, 0].
