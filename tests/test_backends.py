@@ -456,3 +456,16 @@ def test_array_is_jax_own_where_it_copies():
     assert float(made[0]) == 0.0
     # JAX's own, or JAX's own under the wrapper that gives it device= (before 0.4.24).
     assert getattr(cnp.array, "__wrapped__", cnp.array) is jnp.array
+
+
+@pytest.mark.jax("<0.6.2")
+def test_is_leaf_takes_path_of_a_tree_that_contains_itself_is_a_clear_error():
+    # jaxcompat walks the tree itself before 0.6.2 (the release's is_leaf takes no path), and
+    # refuses a cycle first; from 0.6.2 the name is JAX's own function, whose flatten of a
+    # cycle exhausts the interpreter's recursion (not guarded: see README's traps).
+    cyclic = [1]
+    cyclic.append(cyclic)
+    with pytest.raises(ValueError, match=r"refers back to an enclosing list"):
+        jaxcompat.tree_util.tree_leaves_with_path(
+            cyclic, lambda path, node: False, is_leaf_takes_path=True
+        )

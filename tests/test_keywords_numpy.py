@@ -277,3 +277,35 @@ def test_register_pytree_node_with_keys():
     assert paths == [".first", ".second"]
     doubled = jax.tree_util.tree_map(lambda x: 2 * x, Pair(1, 2))
     assert (doubled.first, doubled.second) == (2, 4)
+
+
+def _stops_at_b(path, node):
+    return bool(path) and getattr(path[-1], "key", None) == "b"
+
+
+@pytest.mark.parametrize("module", ["tree", "tree_util"])
+def test_is_leaf_takes_path(module):
+    tree = {"a": {"b": [1, 2], "c": 3}, "b": (4, None, 5)}
+    prefix = "tree_" if module == "tree_util" else ""
+    found = getattr(getattr(jaxcompat, module), f"{prefix}leaves_with_path")(
+        tree, _stops_at_b, is_leaf_takes_path=True
+    )
+    got = [(jax.tree_util.keystr(path), leaf) for path, leaf in found]
+    assert got == [("['a']['b']", [1, 2]), ("['a']['c']", 3), ("['b']", (4, None, 5))]
+    leaves, treedef = getattr(getattr(jaxcompat, module), f"{prefix}flatten_with_path")(
+        tree, _stops_at_b, True
+    )
+    assert treedef.num_leaves == 3 and len(leaves) == 3
+    assert treedef.unflatten([leaf for _, leaf in leaves]) == tree
+    mapped = getattr(getattr(jaxcompat, module), f"{prefix}map_with_path")(
+        lambda path, leaf, other: (len(path), other),
+        tree,
+        {"a": {"b": "x", "c": "y"}, "b": "z"},
+        is_leaf=_stops_at_b,
+        is_leaf_takes_path=True,
+    )
+    assert mapped == {"a": {"b": (2, "x"), "c": (2, "y")}, "b": (1, "z")}
+    plain = getattr(getattr(jaxcompat, module), f"{prefix}leaves_with_path")(
+        tree, lambda node: isinstance(node, list), is_leaf_takes_path=False
+    )
+    assert [leaf for _, leaf in plain] == [[1, 2], 3, 4, 5]

@@ -37,6 +37,7 @@ from .._stable_names.keywords import (
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     KEYWORD_RULES,
+    LEAVES_CHOSEN_BY_PATH,
     MAPPED_IN_BATCHES,
     MASKED_AS_ZERO_WEIGHT,
     NEGATIVE_INDICES_AS_ALLOWED,
@@ -78,6 +79,7 @@ from .keywords_honoured import (
     correction_as_ddof,
     indices_of_the_dtype,
     keys_joined_as_asked,
+    leaves_chosen_by_path,
     mapped_in_batches,
     masked_as_zero_weight,
     negative_indices_as_allowed,
@@ -405,6 +407,7 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     REGISTERED_WITH_KEYS: registered_with_keys,
     PLACED_WHERE_CONCRETE: placed_where_concrete,
     UNPACKED_AS_ASKED: unpacked_as_asked,
+    LEAVES_CHOSEN_BY_PATH: leaves_chosen_by_path,
     SAME_RESULT_BY_ANY_METHOD: same_result_by_any_method,
     CAST_BEFORE_THE_PRODUCT: cast_before_the_product,
 }

@@ -13,6 +13,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from .._backends._common.cycles import refuse_cycles
 from .._version import JAX_VERSION_STRING
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "correction_as_ddof",
     "indices_of_the_dtype",
     "keys_joined_as_asked",
+    "leaves_chosen_by_path",
     "mapped_in_batches",
     "masked_as_zero_weight",
     "negative_indices_as_allowed",
@@ -318,3 +320,55 @@ def registered_with_keys(
     jax.tree_util.register_pytree_with_keys(
         nodetype, values["flatten_with_keys_func"], unflatten_func, flatten_func
     )
+
+
+def leaves_chosen_by_path(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """tree_flatten_with_path, tree_leaves_with_path and tree_map_with_path (and their
+    jax.tree names) before JAX 0.6.2, with is_leaf_takes_path=: True calls is_leaf with
+    (key path, node), as the newest does; the tree is walked one level at a time."""
+    call = inspect.signature(function).bind(*args, **kwargs).arguments
+    is_leaf = call.get("is_leaf")
+    if not values["is_leaf_takes_path"] or is_leaf is None:
+        return function(*args, **kwargs)
+    # Walked here, before JAX sees it: a tree that contains itself would crash jaxlib's
+    # flatten on some releases, so it is a clear error first.
+    refuse_cycles(path.removeprefix("jax."), (call["tree"],), {})
+    leaves, treedef = _flatten_choosing_by_path(call["tree"], is_leaf)
+    if path.endswith("flatten_with_path"):
+        return leaves, treedef
+    if path.endswith("leaves_with_path"):
+        return leaves
+    rest = [treedef.flatten_up_to(other) for other in call.get("rest", ())]
+    mapped = [
+        call["f"](key, leaf, *others) for (key, leaf), *others in zip(leaves, *rest, strict=True)
+    ]
+    return treedef.unflatten(mapped)
+
+
+class _ChosenLeaf:
+    """Stands for a node that is_leaf chose, while the tree's structure is read."""
+
+
+def _flatten_choosing_by_path(tree: Any, is_leaf: Any) -> tuple[list[tuple[Any, Any]], Any]:
+    tree_util = jax.tree_util
+    leaves: list[tuple[Any, Any]] = []
+
+    def visit(key_path: tuple[Any, ...], node: Any) -> Any:
+        if is_leaf(key_path, node):
+            leaves.append((key_path, node))
+            return _ChosenLeaf()
+        # The node's children with their keys: every node below the root is a leaf here.
+        children, structure = tree_util.tree_flatten_with_path(
+            node, is_leaf=lambda child: child is not node
+        )
+        if len(children) == 1 and children[0][1] is node and not children[0][0]:
+            leaves.append((key_path, node))  # a leaf of the registry
+            return _ChosenLeaf()
+        return tree_util.tree_unflatten(
+            structure, [visit((*key_path, *key), child) for key, child in children]
+        )
+
+    marked = visit((), tree)
+    return leaves, tree_util.tree_structure(marked)

@@ -48,6 +48,7 @@ __all__ = [
     "INDICES_OF_THE_DTYPE",
     "KEYS_JOINED_AS_ASKED",
     "KEYWORD_RULES",
+    "LEAVES_CHOSEN_BY_PATH",
     "MAPPED_IN_BATCHES",
     "MASKED_AS_ZERO_WEIGHT",
     "NEGATIVE_INDICES_AS_ALLOWED",
@@ -106,6 +107,7 @@ AS_DOT_GENERAL = "as dot_general"
 REGISTERED_WITH_KEYS = "registered with keys"
 PLACED_WHERE_CONCRETE = "placed where concrete"
 UNPACKED_AS_ASKED = "unpacked as asked"
+LEAVES_CHOSEN_BY_PATH = "leaves chosen by path"
 
 
 @dataclass(frozen=True)
@@ -465,6 +467,19 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     ),
     # JAX 0.7.1: lax.dot(dimension_numbers=) is dot_general's.
     KeywordRule("dimension_numbers", AS_DOT_GENERAL, paths=frozenset({"jax.lax.dot"})),
+    # JAX 0.6.2: the *_with_path functions take is_leaf_takes_path= (default False): True
+    # calls is_leaf with (key path, node).
+    KeywordRule(
+        "is_leaf_takes_path",
+        LEAVES_CHOSEN_BY_PATH,
+        default=False,
+        paths=frozenset(
+            (
+                *(f"jax.tree.{name}_with_path" for name in ("flatten", "leaves", "map")),
+                *(f"jax.tree_util.tree_{name}_with_path" for name in ("flatten", "leaves", "map")),
+            )
+        ),
+    ),
     # JAX 0.4.36: register_pytree_node(flatten_with_keys_func=) registers keyed flattening,
     # as register_pytree_with_keys (JAX 0.4.6) does.
     KeywordRule(
