@@ -309,3 +309,27 @@ def test_is_leaf_takes_path(module):
         tree, lambda node: isinstance(node, list), is_leaf_takes_path=False
     )
     assert [leaf for _, leaf in plain] == [[1, 2], 3, 4, 5]
+
+
+def test_products_in_the_preferred_element_type():
+    small = np.array([[100, 100], [3, 4]], np.int8)
+    widened = cnp.dot(small, small, preferred_element_type=np.int32)
+    assert widened.dtype == jnp.int32
+    np.testing.assert_array_equal(widened, [[10300, 10400], [312, 316]])
+    as_float = cnp.matmul(small, small, preferred_element_type=np.float32)
+    assert as_float.dtype == jnp.float32
+    np.testing.assert_array_equal(as_float, [[10300.0, 10400.0], [312.0, 316.0]])
+    floats = np.array([[1.5, 2.0], [3.0, 4.25]], np.float32)
+    truncated = cnp.dot(floats, floats, preferred_element_type=np.int32)
+    assert truncated.dtype == jnp.int32
+    np.testing.assert_array_equal(truncated, [[8, 11], [17, 24]])
+    assert int(cnp.vdot(small, small, preferred_element_type=np.int32)) == 20025
+    assert int(cnp.inner(small[0], small[0], preferred_element_type=np.int32)) == 20000
+    contracted = cnp.tensordot(small, small, axes=1, preferred_element_type=np.int32)
+    np.testing.assert_array_equal(contracted, widened)
+    halves = np.array([1.0, 2.0, 3.0], jnp.bfloat16)
+    convolved = cnp.convolve(halves, halves, preferred_element_type=np.float32)
+    assert convolved.dtype == jnp.float32
+    np.testing.assert_array_equal(convolved, [1.0, 4.0, 10.0, 12.0, 9.0])
+    correlated = cnp.correlate(halves, halves, preferred_element_type=np.float32)
+    np.testing.assert_array_equal(correlated, [14.0])

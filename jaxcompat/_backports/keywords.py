@@ -22,6 +22,7 @@ import numpy as np
 
 from .._dispatch import installed_release_in
 from .._stable_names.keywords import (
+    ACCUMULATED_IN_THE_DTYPE,
     AS_DOT_GENERAL,
     AS_THE_NUMPY_FUNCTION,
     CAST_BEFORE_THE_PRODUCT,
@@ -97,6 +98,7 @@ from .keywords_linalg import (
     tolerance_as_rtol,
 )
 from .keywords_numpy import (
+    accumulated_in_the_dtype,
     filled_to_size,
     flat_index_in_the_dtype,
     out_of_bounds_as_asked,
@@ -408,6 +410,7 @@ _HONOURS: dict[str, Callable[..., Any]] = {
     PLACED_WHERE_CONCRETE: placed_where_concrete,
     UNPACKED_AS_ASKED: unpacked_as_asked,
     LEAVES_CHOSEN_BY_PATH: leaves_chosen_by_path,
+    ACCUMULATED_IN_THE_DTYPE: accumulated_in_the_dtype,
     SAME_RESULT_BY_ANY_METHOD: same_result_by_any_method,
     CAST_BEFORE_THE_PRODUCT: cast_before_the_product,
 }

@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 __all__ = [
+    "accumulated_in_the_dtype",
     "filled_to_size",
     "flat_index_in_the_dtype",
     "out_of_bounds_as_asked",
@@ -221,3 +222,18 @@ def flat_index_in_the_dtype(
     for index, stride in zip(indices, strides, strict=True):
         result = result + index.astype(dtype) * int(stride)
     return result
+
+
+def accumulated_in_the_dtype(
+    function: Any, path: str, values: dict[str, Any], a: Any, b: Any, *args: Any, **kwargs: Any
+) -> Any:
+    """dot, matmul, inner, vdot, tensordot, convolve and correlate on JAX 0.4.13, with
+    preferred_element_type= (0.4.18), as the newest gives it: where the dtype holds the
+    inputs' (int8 into int32, bfloat16 into float32), the inputs are converted first, so
+    products and sums are computed in it; otherwise (float32 into int32) the result is
+    computed as before and converted."""
+    dtype = jnp.dtype(values["preferred_element_type"])
+    a, b = jnp.asarray(a), jnp.asarray(b)
+    if jnp.promote_types(jnp.result_type(a, b), dtype) == dtype:
+        return function(a.astype(dtype), b.astype(dtype), *args, **kwargs)
+    return function(a, b, *args, **kwargs).astype(dtype)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "ACCUMULATED_IN_THE_DTYPE",
     "AS_DOT_GENERAL",
     "AS_THE_NUMPY_FUNCTION",
     "CAST_BEFORE_THE_PRODUCT",
@@ -108,6 +109,7 @@ REGISTERED_WITH_KEYS = "registered with keys"
 PLACED_WHERE_CONCRETE = "placed where concrete"
 UNPACKED_AS_ASKED = "unpacked as asked"
 LEAVES_CHOSEN_BY_PATH = "leaves chosen by path"
+ACCUMULATED_IN_THE_DTYPE = "accumulated in the dtype"
 
 
 @dataclass(frozen=True)
@@ -467,6 +469,16 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     ),
     # JAX 0.7.1: lax.dot(dimension_numbers=) is dot_general's.
     KeywordRule("dimension_numbers", AS_DOT_GENERAL, paths=frozenset({"jax.lax.dot"})),
+    # JAX 0.4.18: the jax.numpy products take preferred_element_type= (the dtype of the
+    # result, and of the accumulation where it holds the inputs').
+    KeywordRule(
+        "preferred_element_type",
+        ACCUMULATED_IN_THE_DTYPE,
+        paths=frozenset(
+            f"jax.numpy.{name}"
+            for name in ("convolve", "correlate", "dot", "inner", "matmul", "tensordot", "vdot")
+        ),
+    ),
     # JAX 0.6.2: the *_with_path functions take is_leaf_takes_path= (default False): True
     # calls is_leaf with (key path, node).
     KeywordRule(
