@@ -15,7 +15,8 @@ import pytest
 import jaxcompat
 from jaxcompat import _namespace, _surface
 from jaxcompat._backports import keywords
-from jaxcompat._stable_names.keywords import NOT_ADAPTED_YET, rule_for
+from jaxcompat._stable_names.keyword_kinds import NOT_ADAPTED_YET
+from jaxcompat._stable_names.keywords import rule_for
 
 from ._helpers import ROOT
 

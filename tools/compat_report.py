@@ -206,12 +206,12 @@ def keyword_probe() -> dict[str, Any]:
     import importlib
 
     from jaxcompat import _surface
-    from jaxcompat._stable_names.keywords import (
+    from jaxcompat._stable_names.keyword_kinds import (
         NOT_ADAPTED_YET,
         REFUSED_BY_NEWEST,
         UNSUPPORTED,
-        rule_for,
     )
+    from jaxcompat._stable_names.keywords import rule_for
     from jaxcompat._version import JAX_VERSION, parse_release
 
     newest = _surface.added_parameters()

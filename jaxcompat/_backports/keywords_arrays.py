@@ -2,7 +2,7 @@
 installed release's own functions (the rules are in ``_stable_names/keywords.py``).
 
 Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
-as the helpers of ``keywords.py`` do.
+as every helper does (``keyword_helpers.py``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ import functools
 from dataclasses import dataclass
 
 from .._stable_names import STABLE_NAMES, StableName
-from .._stable_names.keywords import NOT_ADAPTED_YET, KeywordRule, rule_for
+from .._stable_names.keyword_kinds import NOT_ADAPTED_YET, KeywordRule
+from .._stable_names.keywords import rule_for
 from .._surface import (
     added_parameters,
     importable,

@@ -23,7 +23,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .._stable_names.keywords import UNSUPPORTED, KeywordRule
+from .._stable_names.keyword_kinds import UNSUPPORTED, KeywordRule
 from .._surface import rows
 from ._api import (
     JAXCOMPAT_MODULES,
