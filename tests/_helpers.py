@@ -6,8 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-
-import numpy as np
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,9 +75,11 @@ def stub_jax(directory: Path, version: str) -> list[str]:
     return [str(directory)]
 
 
-def aligned_host_array(size: int) -> np.ndarray:
+def aligned_host_array(size: int) -> Any:
     """A float32 array of 0..size-1 whose buffer starts on a 64-byte boundary, which DLPack
     may hand over without a copy (an unaligned one is always copied)."""
+    import numpy as np  # here, not above: the packaging session installs no NumPy
+
     raw = np.empty(size + 16, np.float32)
     start = (-raw.ctypes.data % 64) // raw.itemsize
     array = raw[start : start + size]
