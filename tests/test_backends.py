@@ -421,7 +421,7 @@ def test_allow_negative_indices_names_a_length_that_does_not_fit():
 @pytest.mark.jax(">=0.8.1")
 def test_jax_from_dlpack_copy_true_shares_an_aligned_host_buffer_from_081():
     # JAX's own copy=True is not a copy here (measured on 0.8.1-0.12.0.1; 0.4.27-0.8.0 copy),
-    # so jaxcompat's from_dlpack takes copy= on these releases too. Should a release fix it,
+    # so jaxcompat's from_dlpack takes copy= on these releases. Should a release fix it,
     # this test fails there, and the rule's range ends.
     source = aligned_host_array(16)
     unpacked = jnp.from_dlpack(source, copy=True)
@@ -431,11 +431,25 @@ def test_jax_from_dlpack_copy_true_shares_an_aligned_host_buffer_from_081():
 
 
 @pytest.mark.jax(">=0.4.27,<0.8.1")
-def test_from_dlpack_is_jax_own_where_its_copy_copies():
+def test_jax_from_dlpack_copy_true_copies_before_081():
     source = aligned_host_array(16)
     unpacked = jnp.from_dlpack(source, copy=True)
     source[0] = 7.0
     assert float(unpacked[0]) == 0.0
+
+
+@pytest.mark.jax(">=0.4.35,<0.8.1")
+def test_jax_from_dlpack_copy_false_copies_an_unaligned_buffer_from_0435():
+    # The newest refuses copy=False here (a copy is needed); 0.4.27-0.4.34 share the buffer.
+    unaligned = aligned_host_array(17)[1:]
+    unpacked = jnp.from_dlpack(unaligned, copy=False)
+    unaligned[0] = 7.0
+    assert float(unpacked[0]) == 1.0  # a silent copy
+    assert cnp.from_dlpack is not jnp.from_dlpack
+
+
+@pytest.mark.jax(">=0.4.27,<0.4.35")
+def test_from_dlpack_is_jax_own_where_its_copy_is_right():
     assert cnp.from_dlpack is jnp.from_dlpack
 
 

@@ -333,3 +333,24 @@ def test_products_in_the_preferred_element_type():
     np.testing.assert_array_equal(convolved, [1.0, 4.0, 10.0, 12.0, 9.0])
     correlated = cnp.correlate(halves, halves, preferred_element_type=np.float32)
     np.testing.assert_array_equal(correlated, [14.0])
+
+
+def test_from_dlpack_copy_false_shares_or_refuses():
+    source = aligned_host_array(16)
+    shared = cnp.from_dlpack(source, copy=False)
+    source[0] = 7.0
+    assert float(shared[0]) == 7.0  # no copy: the source's buffer itself
+    # 4 bytes past a 64-byte boundary: a release that cannot share it refuses copy=False
+    # (the newest's ValueError); one that can shares it. Never a silent copy.
+    unaligned = aligned_host_array(17)[1:]
+    refusals = []
+    try:
+        unpacked = cnp.from_dlpack(unaligned, copy=False)
+    except ValueError as error:
+        refusals.append(str(error))
+    else:
+        unaligned[0] = 7.0
+        assert float(unpacked[0]) == 7.0
+    for refusal in refusals:
+        assert refusal.startswith("Specified input which requires a copy since the source")
+        assert "copy=False" in refusal

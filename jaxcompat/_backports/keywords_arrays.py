@@ -190,4 +190,22 @@ def unpacked_as_asked(
         return jax.device_put(unpacked, device)
     if copy:
         return jax.numpy.array(unpacked, copy=True)
+    if copy is not None and _copied_from(external_array, unpacked):
+        # An unaligned host buffer is copied by every release's unpacking; the newest
+        # refuses that copy where copy=False.
+        raise ValueError(
+            "Specified input which requires a copy since the source data buffer is not "
+            "aligned, however copy=False. Set copy=True or copy=None to perform the "
+            "requested operation."
+        )
     return unpacked
+
+
+def _copied_from(external_array: Any, unpacked: Any) -> bool:
+    """Whether ``unpacked`` lives in another buffer than a host array it was unpacked from
+    (False where the source's buffer address cannot be read)."""
+    interface = getattr(external_array, "__array_interface__", None)
+    if not isinstance(interface, dict) or external_array.size == 0:
+        return False
+    pointer: int = unpacked.addressable_data(0).unsafe_buffer_pointer()
+    return bool(pointer != interface["data"][0])
