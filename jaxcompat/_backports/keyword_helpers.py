@@ -34,13 +34,17 @@ from .._stable_names.keyword_kinds import (
     RANK_AS_ASKED,
     REGISTERED_WITH_KEYS,
     SAME_RESULT_BY_ANY_METHOD,
+    SET_FILLED_TO_SIZE,
     SORTED_AS_ASKED,
+    SORTED_IN_ONE_BATCH,
     SPREAD_AROUND_THE_MEAN,
+    STABLE_BY_THE_RELEASE,
     TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
     UNPACKED_AS_ASKED,
     UNUSED_BY_NEWEST,
     VMAP_METHOD_AS_VECTORIZED,
+    WEIGHTED_BY_INVERTED_CDF,
 )
 from .keywords_arrays import (
     checked_against_the_shards,
@@ -82,7 +86,9 @@ from .keywords_numpy import (
     out_of_bounds_as_asked,
     same_result_by_any_method,
     spread_around_the_mean,
+    weighted_by_inverted_cdf,
 )
+from .keywords_sets import set_filled_to_size, sorted_in_one_batch, stable_by_the_release
 
 __all__ = ["HONOURS"]
 
@@ -120,4 +126,8 @@ HONOURS: dict[str, Callable[..., Any]] = {
     ACCUMULATED_IN_THE_DTYPE: accumulated_in_the_dtype,
     SAME_RESULT_BY_ANY_METHOD: same_result_by_any_method,
     CAST_BEFORE_THE_PRODUCT: cast_before_the_product,
+    STABLE_BY_THE_RELEASE: stable_by_the_release,
+    SORTED_IN_ONE_BATCH: sorted_in_one_batch,
+    SET_FILLED_TO_SIZE: set_filled_to_size,
+    WEIGHTED_BY_INVERTED_CDF: weighted_by_inverted_cdf,
 }

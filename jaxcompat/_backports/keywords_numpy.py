@@ -24,6 +24,7 @@ __all__ = [
     "out_of_bounds_as_asked",
     "same_result_by_any_method",
     "spread_around_the_mean",
+    "weighted_by_inverted_cdf",
 ]
 
 
@@ -238,3 +239,89 @@ def accumulated_in_the_dtype(
     if jnp.promote_types(jnp.result_type(a, b), dtype) == dtype:
         return function(a.astype(dtype), b.astype(dtype), *args, **kwargs)
     return function(a, b, *args, **kwargs).astype(dtype)
+
+
+_QUANTILE_METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
+
+
+def weighted_by_inverted_cdf(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """quantile, percentile, nanquantile and nanpercentile before JAX 0.10.0, with weights=
+    (only with method="inverted_cdf", new in 0.10.0 too): along the axes reduced, the
+    smallest value whose cumulative weight, in ascending order of the values, reaches q of
+    the total weight. A negative or NaN weight gives NaN, as a NaN value does (the nan
+    functions leave NaN values out instead)."""
+    name = path.rpartition(".")[2]
+    call = inspect.signature(function).bind(*args, **kwargs).arguments
+    if call.get("overwrite_input", False) or call.get("out") is not None:
+        raise ValueError(f"jax.numpy.{name} does not support overwrite_input=True or out != None")
+    method, axis, keepdims = (
+        call.get("method", "linear"),
+        call.get("axis"),
+        call.get("keepdims", False),
+    )
+    a, weights = jnp.asarray(call["a"]), jnp.asarray(values["weights"])
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(
+            "method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or "
+            "'inverted_cdf'"
+        )
+    if jnp.issubdtype(weights.dtype, jnp.complexfloating):
+        raise ValueError("Weights cannot be complex types.")
+    if method != "inverted_cdf":
+        raise NotImplementedError(
+            f"{method} doesn't support weights. Only method 'inverted_cdf' supports weights."
+        )
+    dtype = jnp.result_type(a, weights)
+    if not jnp.issubdtype(dtype, jnp.inexact):
+        dtype = jnp.result_type(float)  # the default float, as the newest promotes
+    if jnp.issubdtype(dtype, jnp.complexfloating):
+        raise ValueError(
+            "quantile does not support complex input, as the operation is poorly defined."
+        )
+    a, weights = a.astype(dtype), weights.astype(dtype)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    reduced = (
+        tuple(range(a.ndim)) if axis is None else tuple(operator.index(x) % a.ndim for x in axes)
+    )
+    if len(set(reduced)) != len(reduced):
+        raise ValueError("repeated axis")
+    if weights.shape != a.shape:
+        if axis is None:
+            raise ValueError("Weights shape must match 'a' shape when axis is None.")
+        expected = tuple(a.shape[x] for x in reduced)
+        if weights.shape != expected:
+            raise ValueError(f"Weights shape {weights.shape} must match reduction axes {expected}")
+        weights = jax.lax.broadcast_in_dim(weights, a.shape, reduced)
+    q = jnp.asarray(call["q"]).astype(dtype)
+    if q.ndim > 1:
+        raise ValueError(f"q must be have rank <= 1, got shape {q.shape}")
+    if name.endswith("percentile"):
+        q = q / 100
+    kept = tuple(x for x in range(a.ndim) if x not in reduced)
+    # The axes reduced go last, as one: each slice a[..., :] is one weighted sample.
+    flat_shape = (*(a.shape[x] for x in kept), math.prod(a.shape[x] for x in reduced))
+    samples = jnp.transpose(a, (*kept, *reduced)).reshape(flat_shape)
+    weights = jnp.transpose(weights, (*kept, *reduced)).reshape(flat_shape)
+    order = jnp.argsort(samples, axis=-1)  # NaNs last
+    samples = jnp.take_along_axis(samples, order, axis=-1)
+    weights = jnp.take_along_axis(weights, order, axis=-1)
+    bad_weights = (weights < 0) | jnp.isnan(weights)
+    nans = jnp.isnan(samples)
+    cumulative = jnp.cumsum(jnp.where(bad_weights | nans, 0, weights), axis=-1)
+    targets = q.reshape(q.shape + (1,) * samples.ndim) * cumulative[..., -1:]
+    below = jnp.sum(cumulative < targets, axis=-1)  # shape q.shape + the kept axes
+    skips_nans = name.startswith("nan")
+    usable = jnp.sum(~nans, axis=-1) if skips_nans else jnp.full(flat_shape[:-1], flat_shape[-1])
+    index = jnp.clip(below, 0, usable - 1)
+    result = jnp.take_along_axis(
+        jnp.broadcast_to(samples, q.shape + samples.shape), index[..., None], axis=-1
+    )[..., 0]
+    undefined = jnp.any(bad_weights, axis=-1) | (
+        (usable == 0) if skips_nans else jnp.any(nans, axis=-1)
+    )
+    result = jnp.where(undefined, jnp.nan, result)
+    if keepdims:
+        result = jnp.expand_dims(result, tuple(q.ndim + x for x in reduced))
+    return result.astype(dtype)

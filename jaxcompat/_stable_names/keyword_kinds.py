@@ -51,14 +51,18 @@ __all__ = [
     "REFUSED_BY_NEWEST",
     "REGISTERED_WITH_KEYS",
     "SAME_RESULT_BY_ANY_METHOD",
+    "SET_FILLED_TO_SIZE",
     "SORTED_AS_ASKED",
+    "SORTED_IN_ONE_BATCH",
     "SPREAD_AROUND_THE_MEAN",
+    "STABLE_BY_THE_RELEASE",
     "TOLERANCE_AS_RTOL",
     "TOP_K_ALONG_AXIS",
     "UNPACKED_AS_ASKED",
     "UNSUPPORTED",
     "UNUSED_BY_NEWEST",
     "VMAP_METHOD_AS_VECTORIZED",
+    "WEIGHTED_BY_INVERTED_CDF",
     "KeywordRule",
 ]
 
@@ -98,6 +102,10 @@ PLACED_WHERE_CONCRETE = "placed where concrete"
 UNPACKED_AS_ASKED = "unpacked as asked"
 LEAVES_CHOSEN_BY_PATH = "leaves chosen by path"
 ACCUMULATED_IN_THE_DTYPE = "accumulated in the dtype"
+SET_FILLED_TO_SIZE = "set filled to size"
+SORTED_IN_ONE_BATCH = "sorted in one batch"
+STABLE_BY_THE_RELEASE = "stable by the release"
+WEIGHTED_BY_INVERTED_CDF = "weighted by the inverted cdf"
 
 
 @dataclass(frozen=True)

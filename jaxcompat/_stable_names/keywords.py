@@ -48,14 +48,18 @@ from .keyword_kinds import (
     REFUSED_BY_NEWEST,
     REGISTERED_WITH_KEYS,
     SAME_RESULT_BY_ANY_METHOD,
+    SET_FILLED_TO_SIZE,
     SORTED_AS_ASKED,
+    SORTED_IN_ONE_BATCH,
     SPREAD_AROUND_THE_MEAN,
+    STABLE_BY_THE_RELEASE,
     TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
     UNPACKED_AS_ASKED,
     UNSUPPORTED,
     UNUSED_BY_NEWEST,
     VMAP_METHOD_AS_VECTORIZED,
+    WEIGHTED_BY_INVERTED_CDF,
     KeywordRule,
 )
 
@@ -435,6 +439,39 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.10.0: lax.mul(out_dtype=) gives the product in that dtype, "typically" by
     # converting both factors to it first (its docstring).
     KeywordRule("out_dtype", CAST_BEFORE_THE_PRODUCT, paths=frozenset({"jax.lax.mul"})),
+    # JAX 0.11.0: top_k(is_stable=) (default True) keeps equal elements in their order; False
+    # leaves it unspecified. Every older top_k is stable (measured on each row).
+    KeywordRule(
+        "is_stable", STABLE_BY_THE_RELEASE, default=True, paths=frozenset({"jax.lax.top_k"})
+    ),
+    # JAX 0.12.0: lexsort(batch_size=) (default 16) bounds the keys compared in one sort;
+    # more are sorted in batches, with the same result.
+    KeywordRule(
+        "batch_size", SORTED_IN_ONE_BATCH, default=16, paths=frozenset({"jax.numpy.lexsort"})
+    ),
+    # JAX 0.4.32: intersect1d and setxor1d take size= (a static length, so that they jit)
+    # and fill_value= (default: the smallest value of the result), as unique, union1d and
+    # setdiff1d did before. JAX's own size=0 fails ("zero-size array to reduction operation
+    # max") up to 0.11.1 (measured); 0.11.2 gives the empty array.
+    *(
+        KeywordRule(
+            parameter,
+            SET_FILLED_TO_SIZE,
+            paths=frozenset({"jax.numpy.intersect1d", "jax.numpy.setxor1d"}),
+            fixed_in="0.11.2",
+        )
+        for parameter in ("size", "fill_value")
+    ),
+    # JAX 0.10.0: quantile and its kin take weights=, with the method "inverted_cdf" (new
+    # there too), the only one that takes them.
+    KeywordRule(
+        "weights",
+        WEIGHTED_BY_INVERTED_CDF,
+        paths=frozenset(
+            f"jax.numpy.{name}"
+            for name in ("quantile", "percentile", "nanquantile", "nanpercentile")
+        ),
+    ),
     # Newest constructor keywords of classes. A release's objects are what the default
     # describes; another value asks for something the release cannot make. jaxcompat's
     # class makes JAX's own objects (see accept_newest_keywords), but is not JAX's class, so
