@@ -34,7 +34,7 @@ def partitionable_threefry():
 RECORDED = json.loads((Path(__file__).parent / "random_bits_newest.json").read_text())["cases"]
 
 # The position of shape among the arguments after the key (multinomial takes it by keyword).
-SHAPE_AT = {"lognormal": 1, "triangular": 3, "binomial": 2}
+SHAPE_AT = {"lognormal": 1, "triangular": 3, "binomial": 2, "choice": 1}
 
 
 def case_id(case):

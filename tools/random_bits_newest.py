@@ -64,6 +64,37 @@ CASES: list[tuple[str, int, bool, list[Any], dict[str, Any]]] = [
     ("multinomial", 2, True, [12.0, [0.25, 0.25, 0.5]], {"shape": [4], "dtype": "float16"}),
     # An integer n and integer counts; p's rows need not sum to one.
     ("multinomial", 3, False, [3, [[0.25, 0.25, 0.25], [0.1, 0.6, 0.3]]], {"dtype": "int32"}),
+    # Newest keywords (jaxcompat's keyword helpers before the release that names each):
+    # gumbel's and bernoulli's mode=, categorical's replace= and mode=, choice's mode=.
+    # gumbel's float16 "low" samples (every release's own gumbel) are rounded differently by
+    # some XLA releases, and are not recorded.
+    ("gumbel", 1, False, [], {"shape": [6], "mode": "high"}),
+    ("gumbel", 2, True, [], {"shape": [2, 3], "mode": "highest"}),
+    ("gumbel", 3, False, [], {"shape": [4], "dtype": "float16", "mode": "high"}),
+    ("bernoulli", 1, False, [[0.1, 0.5, 0.9, 1e-7, 0.999999]], {"mode": "high"}),
+    ("bernoulli", 2, True, [0.3], {"shape": [2, 4], "mode": "high"}),
+    (
+        "categorical",
+        1,
+        False,
+        [[[-2.3, -1.6, -1.2, -0.9], [0.0, 0.0, 0.0, 0.0]]],
+        {"shape": [3, 2], "replace": False},
+    ),
+    ("categorical", 2, True, [[-2.3, -1.6, -1.2, -0.9]], {"shape": [5, 1], "mode": "high"}),
+    (
+        "categorical",
+        3,
+        False,
+        [[-2.3, -1.6, -1.2, -0.9]],
+        {"shape": [4], "replace": False, "mode": "highest"},
+    ),
+    (
+        "choice",
+        1,
+        False,
+        [10, [4], False, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]],
+        {"mode": "high"},
+    ),
 ]
 
 
@@ -85,7 +116,7 @@ def run(case: tuple[str, int, bool, list[Any], dict[str, Any]], random: Any) -> 
 
 def shape_index(name: str) -> int:
     """The position of ``shape`` among the arguments after the key."""
-    return {"lognormal": 1, "triangular": 3, "binomial": 2, "multinomial": -1}[name]
+    return {"lognormal": 1, "triangular": 3, "binomial": 2, "choice": 1}.get(name, -1)
 
 
 def bits(samples: Any) -> list[int]:

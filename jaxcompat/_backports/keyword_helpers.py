@@ -17,6 +17,7 @@ from .._stable_names.keyword_kinds import (
     CONVERTED_WITH_COPY,
     COPIED_AS_ASKED,
     CORRECTION_AS_DDOF,
+    DRAWN_BY_MODE,
     EXTENDED_AS_OPAQUE,
     FACTORED_AS_ASKED,
     FILLED_TO_SIZE,
@@ -27,6 +28,7 @@ from .._stable_names.keyword_kinds import (
     MAPPED_IN_BATCHES,
     MASKED_AS_ZERO_WEIGHT,
     NEGATIVE_INDICES_AS_ALLOWED,
+    ORTHOGONAL_TO_SIZE,
     OUT_OF_BOUNDS_AS_ASKED,
     PICKLED_AS_ALLOWED,
     PLACED_ON_DEVICE,
@@ -34,6 +36,7 @@ from .._stable_names.keyword_kinds import (
     RANK_AS_ASKED,
     REGISTERED_WITH_KEYS,
     SAME_RESULT_BY_ANY_METHOD,
+    SAMPLED_AS_ASKED,
     SET_FILLED_TO_SIZE,
     SORTED_AS_ASKED,
     SORTED_IN_ONE_BATCH,
@@ -88,6 +91,7 @@ from .keywords_numpy import (
     spread_around_the_mean,
     weighted_by_inverted_cdf,
 )
+from .keywords_random import drawn_by_mode, orthogonal_to_size, sampled_as_asked
 from .keywords_sets import set_filled_to_size, sorted_in_one_batch, stable_by_the_release
 
 __all__ = ["HONOURS"]
@@ -130,4 +134,7 @@ HONOURS: dict[str, Callable[..., Any]] = {
     SORTED_IN_ONE_BATCH: sorted_in_one_batch,
     SET_FILLED_TO_SIZE: set_filled_to_size,
     WEIGHTED_BY_INVERTED_CDF: weighted_by_inverted_cdf,
+    DRAWN_BY_MODE: drawn_by_mode,
+    SAMPLED_AS_ASKED: sampled_as_asked,
+    ORTHOGONAL_TO_SIZE: orthogonal_to_size,
 }

@@ -32,6 +32,7 @@ __all__ = [
     "CONVERTED_WITH_COPY",
     "COPIED_AS_ASKED",
     "CORRECTION_AS_DDOF",
+    "DRAWN_BY_MODE",
     "EXTENDED_AS_OPAQUE",
     "FACTORED_AS_ASKED",
     "FILLED_TO_SIZE",
@@ -43,6 +44,7 @@ __all__ = [
     "MASKED_AS_ZERO_WEIGHT",
     "NEGATIVE_INDICES_AS_ALLOWED",
     "NOT_ADAPTED_YET",
+    "ORTHOGONAL_TO_SIZE",
     "OUT_OF_BOUNDS_AS_ASKED",
     "PICKLED_AS_ALLOWED",
     "PLACED_ON_DEVICE",
@@ -51,6 +53,7 @@ __all__ = [
     "REFUSED_BY_NEWEST",
     "REGISTERED_WITH_KEYS",
     "SAME_RESULT_BY_ANY_METHOD",
+    "SAMPLED_AS_ASKED",
     "SET_FILLED_TO_SIZE",
     "SORTED_AS_ASKED",
     "SORTED_IN_ONE_BATCH",
@@ -106,6 +109,9 @@ SET_FILLED_TO_SIZE = "set filled to size"
 SORTED_IN_ONE_BATCH = "sorted in one batch"
 STABLE_BY_THE_RELEASE = "stable by the release"
 WEIGHTED_BY_INVERTED_CDF = "weighted by the inverted cdf"
+DRAWN_BY_MODE = "drawn by mode"
+SAMPLED_AS_ASKED = "sampled as asked"
+ORTHOGONAL_TO_SIZE = "orthogonal to size"
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from .keyword_kinds import (
     CONVERTED_WITH_COPY,
     COPIED_AS_ASKED,
     CORRECTION_AS_DDOF,
+    DRAWN_BY_MODE,
     EXTENDED_AS_OPAQUE,
     FACTORED_AS_ASKED,
     FILLED_TO_SIZE,
@@ -40,6 +41,7 @@ from .keyword_kinds import (
     MASKED_AS_ZERO_WEIGHT,
     NEGATIVE_INDICES_AS_ALLOWED,
     NOT_ADAPTED_YET,
+    ORTHOGONAL_TO_SIZE,
     OUT_OF_BOUNDS_AS_ASKED,
     PICKLED_AS_ALLOWED,
     PLACED_ON_DEVICE,
@@ -48,6 +50,7 @@ from .keyword_kinds import (
     REFUSED_BY_NEWEST,
     REGISTERED_WITH_KEYS,
     SAME_RESULT_BY_ANY_METHOD,
+    SAMPLED_AS_ASKED,
     SET_FILLED_TO_SIZE,
     SORTED_AS_ASKED,
     SORTED_IN_ONE_BATCH,
@@ -472,6 +475,24 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
             for name in ("quantile", "percentile", "nanquantile", "nanpercentile")
         ),
     ),
+    # JAX 0.5.3 (gumbel) and 0.6.1 (bernoulli): mode="high" draws twice the random bits, for
+    # a wider range of values; "low" is every older release's sampler. JAX 0.5.3:
+    # categorical(replace=False) draws without replacement; 0.6.2: categorical and choice
+    # take mode= too, for their Gumbel noise. JAX 0.5.3: orthogonal(m=) is the number of
+    # columns, for a semi-orthogonal n-by-m matrix. JAX 0.10.0 added gumbel's mode
+    # "highest" (float32: a 64-bit uniform), which the releases before refuse.
+    KeywordRule("mode", DRAWN_BY_MODE, paths=frozenset({"jax.random.gumbel"}), fixed_in="0.10.0"),
+    KeywordRule("mode", DRAWN_BY_MODE, default="low", paths=frozenset({"jax.random.bernoulli"})),
+    KeywordRule(
+        "mode",
+        SAMPLED_AS_ASKED,
+        paths=frozenset({"jax.random.categorical", "jax.random.choice"}),
+        fixed_in="0.10.0",
+    ),
+    KeywordRule(
+        "replace", SAMPLED_AS_ASKED, default=True, paths=frozenset({"jax.random.categorical"})
+    ),
+    KeywordRule("m", ORTHOGONAL_TO_SIZE, paths=frozenset({"jax.random.orthogonal"})),
     # Newest constructor keywords of classes. A release's objects are what the default
     # describes; another value asks for something the release cannot make. jaxcompat's
     # class makes JAX's own objects (see accept_newest_keywords), but is not JAX's class, so

@@ -1,0 +1,66 @@
+"""Newest keywords of jax.random's samplers, on every row, beyond the newest JAX's recorded
+samples (test_backports_random.py): orthogonal(m=), the errors of mode= and replace=, and
+sampling without replacement under jit."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxcompat.random as random
+
+KEY = random.PRNGKey(7)
+
+
+@pytest.mark.parametrize(("n", "m"), [(3, 5), (5, 2), (4, 4)])
+def test_orthogonal_n_by_m(n, m):
+    sample = np.asarray(random.orthogonal(KEY, n, (2,), m=m), np.float64)
+    assert sample.shape == (2, n, m)
+    small = min(n, m)
+    gram = sample @ np.swapaxes(sample, -1, -2) if n <= m else np.swapaxes(sample, -1, -2) @ sample
+    np.testing.assert_allclose(gram, np.broadcast_to(np.eye(small), (2, small, small)), atol=1e-5)
+
+
+def test_orthogonal_is_the_q_factor_of_a_normal_sample():
+    # The newest draws a normal (larger, smaller) sample z and keeps the Q of z = QR whose R
+    # has a positive diagonal: Q^T z is that R.
+    tall = np.asarray(random.orthogonal(KEY, 5, m=2), np.float64)
+    z = np.asarray(jax.random.normal(KEY, (5, 2)), np.float64)
+    r = tall.T @ z
+    np.testing.assert_allclose(tall @ r, z, atol=1e-5)
+    assert abs(r[1, 0]) < 1e-5 and (np.diagonal(r) > 0).all()
+    wide = np.asarray(random.orthogonal(KEY, 2, m=5), np.float64)
+    np.testing.assert_allclose(wide, tall.T, atol=1e-6)
+    np.testing.assert_array_equal(random.orthogonal(KEY, 3, m=3), random.orthogonal(KEY, 3))
+
+
+@pytest.mark.parametrize(
+    ("draw", "message"),
+    [
+        (lambda: random.gumbel(KEY, mode="wide"), "Must provide valid mode for gumbel got: wide"),
+        (
+            lambda: random.bernoulli(KEY, mode="highest"),
+            "got mode='highest', expected 'high' or 'low'",
+        ),
+        (
+            lambda: random.categorical(KEY, jnp.zeros(3), mode="wide"),
+            "Must provide valid mode for gumbel got: wide",
+        ),
+        (
+            lambda: random.categorical(KEY, jnp.zeros(3), shape=(4,), replace=False),
+            "Number of samples without replacement (4) cannot exceed number of categories (3).",
+        ),
+    ],
+)
+def test_mode_and_replace_errors_are_the_newest(draw, message):
+    with pytest.raises(ValueError, match=r"mode|replacement") as raised:
+        draw()
+    assert str(raised.value).split("\n")[0] == message
+
+
+def test_sampling_without_replacement_jits_and_draws_each_category_once():
+    logits = jnp.log(jnp.array([0.1, 0.2, 0.3, 0.4]))
+    draw = jax.jit(lambda key: random.categorical(key, logits, shape=(4,), replace=False))
+    assert sorted(np.asarray(draw(KEY)).tolist()) == [0, 1, 2, 3]
+    chosen = random.choice(KEY, 6, (6,), replace=False, p=jnp.ones(6) / 6, mode="high")
+    assert sorted(np.asarray(chosen).tolist()) == list(range(6))
