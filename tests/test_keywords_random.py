@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import jaxcompat.random as random
+from tests._stable_names_helpers import needs
 
 KEY = random.PRNGKey(7)
 
@@ -64,3 +65,24 @@ def test_sampling_without_replacement_jits_and_draws_each_category_once():
     assert sorted(np.asarray(draw(KEY)).tolist()) == [0, 1, 2, 3]
     chosen = random.choice(KEY, 6, (6,), replace=False, p=jnp.ones(6) / 6, mode="high")
     assert sorted(np.asarray(chosen).tolist()) == list(range(6))
+
+
+@pytest.mark.parametrize("implementation", ["threefry2x32", "rbg", "unsafe_rbg"])
+def test_key_dtype_names_the_implementation(implementation):
+    needs("random.wrap_key_data")  # typed keys of a chosen implementation: JAX 0.4.16
+    made_by_name = jax.eval_shape(lambda: random.key(0, dtype=implementation)).dtype
+    dtype = jax.eval_shape(lambda: random.key(0, impl=implementation)).dtype
+    assert made_by_name == dtype
+    key = random.key(5, dtype=dtype)
+    assert key.dtype == dtype
+    wrapped = random.wrap_key_data(random.key_data(key), dtype=dtype)
+    assert wrapped.dtype == dtype
+    np.testing.assert_array_equal(random.key_data(wrapped), random.key_data(key))
+    with pytest.raises(ValueError, match="both") as raised:
+        random.key(0, impl=implementation, dtype=dtype)
+    assert str(raised.value) == "Cannot specify both `impl` and `dtype` arguments to jax.random.key"
+
+
+def test_key_dtype_of_the_default_implementation_on_every_row():
+    key = random.key(5, dtype="threefry2x32")
+    np.testing.assert_array_equal(random.key_data(key), random.key_data(random.key(5)))

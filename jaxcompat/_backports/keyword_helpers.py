@@ -18,6 +18,7 @@ from .._stable_names.keyword_kinds import (
     COPIED_AS_ASKED,
     CORRECTION_AS_DDOF,
     DRAWN_BY_MODE,
+    DTYPE_AS_IMPL,
     EXTENDED_AS_OPAQUE,
     FACTORED_AS_ASKED,
     FILLED_TO_SIZE,
@@ -91,7 +92,12 @@ from .keywords_numpy import (
     spread_around_the_mean,
     weighted_by_inverted_cdf,
 )
-from .keywords_random import drawn_by_mode, orthogonal_to_size, sampled_as_asked
+from .keywords_random import (
+    drawn_by_mode,
+    dtype_as_impl,
+    orthogonal_to_size,
+    sampled_as_asked,
+)
 from .keywords_sets import set_filled_to_size, sorted_in_one_batch, stable_by_the_release
 
 __all__ = ["HONOURS"]
@@ -137,4 +143,5 @@ HONOURS: dict[str, Callable[..., Any]] = {
     DRAWN_BY_MODE: drawn_by_mode,
     SAMPLED_AS_ASKED: sampled_as_asked,
     ORTHOGONAL_TO_SIZE: orthogonal_to_size,
+    DTYPE_AS_IMPL: dtype_as_impl,
 }

@@ -22,7 +22,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["drawn_by_mode", "orthogonal_to_size", "sampled_as_asked"]
+from .._version import JAX_VERSION_STRING
+
+__all__ = ["drawn_by_mode", "dtype_as_impl", "orthogonal_to_size", "sampled_as_asked"]
 
 _GUMBEL_MODES = ("highest", "high", "low")
 
@@ -192,3 +194,38 @@ def orthogonal_to_size(
     signs = jnp.sign(jnp.diagonal(r, axis1=-2, axis2=-1))
     x = q * jnp.expand_dims(signs, -2)
     return jnp.swapaxes(x, -1, -2) if n < m else x
+
+
+def dtype_as_impl(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """key and wrap_key_data before JAX 0.10.1, with dtype= (a key dtype, or the name of a
+    PRNG implementation): impl= under another name, which every release from 0.4.16 takes.
+    A key dtype is passed as its implementation's name, which JAX 0.4.16-0.4.35 resolve
+    (0.4.18's key(impl=) silently makes a threefry key of the implementation object itself,
+    measured); the key made is checked to have the dtype asked."""
+    name = path.rpartition(".")[2]
+    dtype = values["dtype"]
+    call = inspect.signature(function).bind(*args, **kwargs).arguments
+    if call.get("impl") is not None:
+        raise ValueError(f"Cannot specify both `impl` and `dtype` arguments to jax.random.{name}")
+    # A key dtype's implementation: its "_impl" from JAX 0.4.21 on, "impl" before.
+    implementation = getattr(dtype, "_impl", None) or getattr(dtype, "impl", None)
+    impl = getattr(implementation, "name", dtype) if implementation is not None else dtype
+    if "impl" in inspect.signature(function).parameters:
+        key = function(*args, **{**kwargs, "impl": impl})
+        as_asked = implementation is None or key.dtype == dtype
+    else:  # JAX 0.4.13: jaxcompat's key makes keys of the default implementation only
+        key = function(*args, **kwargs)
+        as_asked = (
+            key.dtype == dtype
+            if implementation is not None
+            else dtype == jax.config.jax_default_prng_impl  # type: ignore[attr-defined,unused-ignore]
+        )
+    if not as_asked:
+        raise TypeError(
+            f"jaxcompat.random.{name}(dtype={dtype}) needs JAX 0.10.1 or newer for that "
+            f"dtype: on JAX {JAX_VERSION_STRING} it made a key of dtype {key.dtype}. Leave "
+            "dtype out, or upgrade JAX."
+        )
+    return key

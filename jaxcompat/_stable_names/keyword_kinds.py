@@ -33,6 +33,7 @@ __all__ = [
     "COPIED_AS_ASKED",
     "CORRECTION_AS_DDOF",
     "DRAWN_BY_MODE",
+    "DTYPE_AS_IMPL",
     "EXTENDED_AS_OPAQUE",
     "FACTORED_AS_ASKED",
     "FILLED_TO_SIZE",
@@ -112,6 +113,7 @@ WEIGHTED_BY_INVERTED_CDF = "weighted by the inverted cdf"
 DRAWN_BY_MODE = "drawn by mode"
 SAMPLED_AS_ASKED = "sampled as asked"
 ORTHOGONAL_TO_SIZE = "orthogonal to size"
+DTYPE_AS_IMPL = "dtype as impl"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from .keyword_kinds import (
     COPIED_AS_ASKED,
     CORRECTION_AS_DDOF,
     DRAWN_BY_MODE,
+    DTYPE_AS_IMPL,
     EXTENDED_AS_OPAQUE,
     FACTORED_AS_ASKED,
     FILLED_TO_SIZE,
@@ -493,6 +494,13 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         "replace", SAMPLED_AS_ASKED, default=True, paths=frozenset({"jax.random.categorical"})
     ),
     KeywordRule("m", ORTHOGONAL_TO_SIZE, paths=frozenset({"jax.random.orthogonal"})),
+    # JAX 0.10.1: key and wrap_key_data take dtype= (a key dtype or an implementation's
+    # name), impl= under another name.
+    KeywordRule(
+        "dtype",
+        DTYPE_AS_IMPL,
+        paths=frozenset({"jax.random.key", "jax.random.wrap_key_data"}),
+    ),
     # Newest constructor keywords of classes. A release's objects are what the default
     # describes; another value asks for something the release cannot make. jaxcompat's
     # class makes JAX's own objects (see accept_newest_keywords), but is not JAX's class, so
