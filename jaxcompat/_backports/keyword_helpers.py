@@ -31,6 +31,7 @@ from .._stable_names.keyword_kinds import (
     NEGATIVE_INDICES_AS_ALLOWED,
     ORTHOGONAL_TO_SIZE,
     OUT_OF_BOUNDS_AS_ASKED,
+    PADDED_CONSISTENTLY,
     PICKLED_AS_ALLOWED,
     PLACED_ON_DEVICE,
     PLACED_WHERE_CONCRETE,
@@ -43,6 +44,7 @@ from .._stable_names.keyword_kinds import (
     SORTED_IN_ONE_BATCH,
     SPREAD_AROUND_THE_MEAN,
     STABLE_BY_THE_RELEASE,
+    SUBSET_WHERE_COMPUTABLE,
     TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
     UNPACKED_AS_ASKED,
@@ -80,7 +82,9 @@ from .keywords_honoured import (
 from .keywords_linalg import (
     as_the_numpy_function,
     factored_as_asked,
+    padded_consistently,
     rank_as_asked,
+    subset_where_computable,
     tolerance_as_rtol,
 )
 from .keywords_numpy import (
@@ -144,4 +148,6 @@ HONOURS: dict[str, Callable[..., Any]] = {
     SAMPLED_AS_ASKED: sampled_as_asked,
     ORTHOGONAL_TO_SIZE: orthogonal_to_size,
     DTYPE_AS_IMPL: dtype_as_impl,
+    SUBSET_WHERE_COMPUTABLE: subset_where_computable,
+    PADDED_CONSISTENTLY: padded_consistently,
 }

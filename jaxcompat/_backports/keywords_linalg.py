@@ -1,5 +1,6 @@
-"""The helpers that honour newest keywords of ``jax.numpy.linalg`` with the release's own
-functions (the rules: ``_stable_names/keywords.py``; the shared wrapper: ``keywords.py``).
+"""The helpers that honour newest keywords of ``jax.numpy.linalg`` and of
+``lax.conv_transpose`` with the release's own functions (the rules:
+``_stable_names/keywords.py``; the shared wrapper: ``keywords.py``).
 
 Each takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs), and
 computes what the newest JAX computes, with the operations that the newest JAX uses.
@@ -13,7 +14,16 @@ from typing import Any
 import jax
 import numpy as np
 
-__all__ = ["as_the_numpy_function", "factored_as_asked", "rank_as_asked", "tolerance_as_rtol"]
+from .._version import JAX_VERSION_STRING
+
+__all__ = [
+    "as_the_numpy_function",
+    "factored_as_asked",
+    "padded_consistently",
+    "rank_as_asked",
+    "subset_where_computable",
+    "tolerance_as_rtol",
+]
 
 # Untyped, or not re-exported in the stubs of some releases.
 lax_linalg: Any = jax.lax.linalg
@@ -96,3 +106,68 @@ def as_the_numpy_function(
     0.4.28): before, each is the ``jax.numpy`` function of its name, which takes both."""
     numpy_function = getattr(jax.numpy, path.rpartition(".")[2])
     return numpy_function(x1, x2, **kwargs, **values)
+
+
+def subset_where_computable(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """svd before JAX 0.4.25, with subset_by_index=(start, end): the whole range (0,
+    min(m, n)) is every singular value, as without it; another range is the newest's
+    ValueError with full_matrices, and on CPU and GPU its NotImplementedError (the newest
+    computes a part of the singular values on TPU only)."""
+    call = inspect.signature(function).bind(*args, **kwargs)
+    call.apply_defaults()
+    start, end = (int(i) for i in values["subset_by_index"])
+    a = jax.numpy.asarray(call.arguments["a"])
+    if (start, end) == (0, min(a.shape[-2:])):
+        return function(*args, **kwargs)
+    if call.arguments["full_matrices"] and not call.arguments["hermitian"]:
+        raise ValueError("full_matrices and subset_by_index cannot both be set")
+    if jax.default_backend() in ("cpu", "gpu", "cuda", "rocm"):
+        # The newest's words: eigh's (hermitian) and svd's.
+        what = "supported on" if call.arguments["hermitian"] else "implemented for"
+        raise NotImplementedError(f"subset_by_index not {what} CPU and GPU")
+    raise NotImplementedError(
+        f"jaxcompat.numpy.linalg.svd(subset_by_index=...) of a part of the singular values "
+        f"needs JAX 0.4.25 or newer on {jax.default_backend()}: JAX {JAX_VERSION_STRING}'s "
+        "svd computes all of them. Leave subset_by_index out and slice the result, or "
+        "upgrade JAX."
+    )
+
+
+#: conv_transpose's dimension numbers where none are given, by the rank of lhs.
+_CONV_LAYOUTS = {
+    2: ("NC", "IO", "NC"),
+    3: ("NHC", "HIO", "NHC"),
+    4: ("NHWC", "HWIO", "NHWC"),
+    5: ("NHWDC", "HWDIO", "NHWDC"),
+}
+
+
+def padded_consistently(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """lax.conv_transpose before JAX 0.9.0, with use_consistent_padding=True: explicit
+    padding (lo, hi) of a spatial axis is that of the forward convolution, as for "SAME"
+    and "VALID" (PyTorch's meaning); the transposed convolution then pads by (k - lo - 1,
+    k - hi - 1), k the dilated kernel size. Every release takes those pads as its own
+    explicit padding."""
+    call = inspect.signature(function).bind(*args, **kwargs)
+    call.apply_defaults()
+    padding = call.arguments["padding"]
+    if isinstance(padding, str):
+        return function(*args, **kwargs)  # SAME and VALID are consistent on every release
+    lhs, rhs = jax.numpy.asarray(call.arguments["lhs"]), jax.numpy.asarray(call.arguments["rhs"])
+    layout = call.arguments["dimension_numbers"]
+    if layout is None:
+        if lhs.ndim not in _CONV_LAYOUTS:
+            raise ValueError("No 4+ dimensional dimension_number defaults.")
+        layout = _CONV_LAYOUTS[lhs.ndim]
+    numbers = jax.lax.conv_dimension_numbers(lhs.shape, rhs.shape, layout)
+    kernel = np.take(rhs.shape, numbers.rhs_spec)[2:]
+    dilation = call.arguments["rhs_dilation"] or (1,) * len(kernel)
+    dilated = [(k - 1) * d + 1 for k, d in zip(kernel, dilation, strict=True)]
+    call.arguments["padding"] = tuple(
+        (k - low - 1, k - high - 1) for k, (low, high) in zip(dilated, padding, strict=True)
+    )
+    return function(*call.args, **call.kwargs)

@@ -47,6 +47,7 @@ __all__ = [
     "NOT_ADAPTED_YET",
     "ORTHOGONAL_TO_SIZE",
     "OUT_OF_BOUNDS_AS_ASKED",
+    "PADDED_CONSISTENTLY",
     "PICKLED_AS_ALLOWED",
     "PLACED_ON_DEVICE",
     "PLACED_WHERE_CONCRETE",
@@ -60,6 +61,7 @@ __all__ = [
     "SORTED_IN_ONE_BATCH",
     "SPREAD_AROUND_THE_MEAN",
     "STABLE_BY_THE_RELEASE",
+    "SUBSET_WHERE_COMPUTABLE",
     "TOLERANCE_AS_RTOL",
     "TOP_K_ALONG_AXIS",
     "UNPACKED_AS_ASKED",
@@ -114,6 +116,8 @@ DRAWN_BY_MODE = "drawn by mode"
 SAMPLED_AS_ASKED = "sampled as asked"
 ORTHOGONAL_TO_SIZE = "orthogonal to size"
 DTYPE_AS_IMPL = "dtype as impl"
+SUBSET_WHERE_COMPUTABLE = "subset where computable"
+PADDED_CONSISTENTLY = "padded consistently"
 
 
 @dataclass(frozen=True)

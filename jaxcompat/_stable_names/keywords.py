@@ -44,6 +44,7 @@ from .keyword_kinds import (
     NOT_ADAPTED_YET,
     ORTHOGONAL_TO_SIZE,
     OUT_OF_BOUNDS_AS_ASKED,
+    PADDED_CONSISTENTLY,
     PICKLED_AS_ALLOWED,
     PLACED_ON_DEVICE,
     PLACED_WHERE_CONCRETE,
@@ -57,6 +58,7 @@ from .keyword_kinds import (
     SORTED_IN_ONE_BATCH,
     SPREAD_AROUND_THE_MEAN,
     STABLE_BY_THE_RELEASE,
+    SUBSET_WHERE_COMPUTABLE,
     TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
     UNPACKED_AS_ASKED,
@@ -500,6 +502,19 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         "dtype",
         DTYPE_AS_IMPL,
         paths=frozenset({"jax.random.key", "jax.random.wrap_key_data"}),
+    ),
+    # JAX 0.4.25: linalg.svd(subset_by_index=) computes a part of the singular values, on
+    # TPU only; the whole range is every singular value, on any platform.
+    KeywordRule(
+        "subset_by_index", SUBSET_WHERE_COMPUTABLE, paths=frozenset({"jax.numpy.linalg.svd"})
+    ),
+    # JAX 0.9.0: conv_transpose(use_consistent_padding=True) reads explicit padding as the
+    # forward convolution's, as "SAME" and "VALID" are read.
+    KeywordRule(
+        "use_consistent_padding",
+        PADDED_CONSISTENTLY,
+        default=False,
+        paths=frozenset({"jax.lax.conv_transpose"}),
     ),
     # Newest constructor keywords of classes. A release's objects are what the default
     # describes; another value asks for something the release cannot make. jaxcompat's
