@@ -354,3 +354,13 @@ def test_from_dlpack_copy_false_shares_or_refuses():
     for refusal in refusals:
         assert refusal.startswith("Specified input which requires a copy since the source")
         assert "copy=False" in refusal
+
+
+@pytest.mark.parametrize("copy", [None, True, False])
+def test_reshape_with_copy_gives_the_reshaped_values(copy):
+    x = jnp.arange(6.0)
+    reshaped = cnp.reshape(x, (2, 3), copy=copy)
+    np.testing.assert_array_equal(reshaped, np.arange(6.0).reshape(2, 3))
+    np.testing.assert_array_equal(
+        cnp.reshape(x, (3, -1), "F", copy=copy), np.arange(6.0).reshape(3, 2, order="F")
+    )

@@ -241,6 +241,9 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         default=True,
         paths=frozenset({"jax.numpy.unique"}),
     ),
+    # JAX 0.4.33: reshape(copy=) is "unused by JAX" (its docstring): every release returns
+    # a new array (before 0.4.30, jaxcompat's reshape adapter takes copy= itself).
+    KeywordRule("copy", UNUSED_BY_NEWEST, paths=frozenset({"jax.numpy.reshape"})),
     # JAX 0.4.24: unique(equal_nan=) (default True); before, all NaNs always count as one.
     KeywordRule(
         "equal_nan",
