@@ -88,6 +88,13 @@ def test_setxor1d_pads_with_its_smallest_value_not_zero():
     np.testing.assert_array_equal(result, [-5, -1, -5, -5])
 
 
+@pytest.mark.parametrize("name", ["intersect1d", "setxor1d"])
+def test_set_operations_refuse_a_negative_size(name):
+    with pytest.raises(ValueError, match="size") as raised:
+        getattr(cnp, name)(FIRST, SECOND, size=-1)
+    assert str(raised.value) == "size must be a positive integer; got size=-1"
+
+
 def test_set_operations_to_size_jit():
     intersect = jax.jit(lambda a, b: cnp.intersect1d(a, b, size=3))
     np.testing.assert_array_equal(intersect(FIRST, SECOND), np.intersect1d(FIRST, SECOND))

@@ -48,14 +48,17 @@ def sorted_in_one_batch(
 def set_filled_to_size(
     function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
 ) -> Any:
-    """intersect1d and setxor1d before JAX 0.4.32, with size= (a static length, so that they
-    jit) and fill_value=: the sorted result's first ``size`` values, padded with fill_value
-    (by default the smallest value of the result, or 0 where it is empty), as the newest
-    gives them; intersect1d(return_indices=True) pads its indices with each input's size."""
+    """intersect1d and setxor1d before JAX 0.4.32 (and up to 0.11.1, whose own size=0
+    fails), with size= (a static length, so that they jit) and fill_value=: the sorted
+    result's first ``size`` values, padded with fill_value (by default the smallest value of
+    the result, or 0 where it is empty), as the newest gives them; intersect1d(
+    return_indices=True) pads its indices with each input's size."""
     size = values.get("size")
     if size is None:
         return function(*args, **kwargs)  # fill_value alone: unused, as in the newest
     size = operator.index(size)
+    if size < 0:
+        raise ValueError(f"size must be a positive integer; got {size=}")
     call = inspect.signature(function).bind(*args, **kwargs).arguments
     first, second = jnp.ravel(jnp.asarray(call["ar1"])), jnp.ravel(jnp.asarray(call["ar2"]))
     dtype = jnp.result_type(first, second)
