@@ -157,3 +157,21 @@ def test_device_put_given_a_value_that_contains_itself_is_a_clear_error():
         f"{jaxcompat.JAX_VERSION_STRING} would crash or raise an internal error). Break the "
         "cycle before passing it."
     )
+
+
+@pytest.mark.parametrize("name", ["donate", "may_alias"])
+def test_device_put_given_flags_that_contain_themselves_is_a_clear_error(name):
+    from jaxcompat._backports import keywords
+
+    if not keywords.keywords_to_adapt("jax.device_put"):
+        pytest.skip(f"JAX {jaxcompat.JAX_VERSION_STRING}'s own device_put takes {name}=")
+    flags = [False]
+    flags.append(flags)
+    with pytest.raises(ValueError, match=r"^jaxcompat.device_put: ") as error:
+        jaxcompat.device_put([jnp.zeros(2), jnp.ones(2)], **{name: flags})
+    assert str(error.value) == (
+        f"jaxcompat.device_put: {name}[1] refers back to an enclosing list: a pytree that "
+        "contains itself cannot be staged on any JAX release (JAX "
+        f"{jaxcompat.JAX_VERSION_STRING} would crash or raise an internal error). Break the "
+        "cycle before passing it."
+    )

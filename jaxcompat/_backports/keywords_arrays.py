@@ -41,8 +41,10 @@ def copied_as_asked(
     None means "not donated"; both True is an error; a leaf neither aliased nor donated is a
     copy. Donation is best effort in the newest too: here the input stays valid."""
     # Flattened here, before JAX sees it: a value that contains itself would crash jaxlib's
-    # flatten on some releases (a segfault on 0.4.13), so it is a clear error first.
-    refuse_cycles("device_put", (x,), {})
+    # flatten on some releases (a segfault on 0.4.13), so it is a clear error first; the
+    # flag trees are flattened too (a cyclic one exhausted the recursion limit, and broke
+    # JAX's own cleanup at exit).
+    refuse_cycles("device_put", (x,), {name: values[name] for name in values})
     donate = _per_leaf(values.get("donate", False), x, "donate")
     may_alias = _per_leaf(values.get("may_alias"), x, "may_alias")
     leaves, structure = jax.tree_util.tree_flatten(x)
