@@ -715,6 +715,28 @@ def test_custom_vjp_and_custom_jvp_stay_jax_own_classes():
     assert jaxcompat.custom_vjp.__name__ == "custom_vjp"
 
 
+# --- custom_gradient (fun optional, JAX 0.11.1) --------------------------------------------
+
+
+@pytest.mark.parametrize("module", ["jaxcompat", "jaxcompat.custom_derivatives"])
+def test_custom_gradient_as_a_decorator_factory(module):
+    import pickle
+
+    custom_gradient = importlib.import_module(module).custom_gradient
+
+    def sine_with_gradient(x):
+        return jnp.sin(x), lambda g: (g * 10.0,)
+
+    for decorated in (
+        custom_gradient(sine_with_gradient),
+        custom_gradient()(sine_with_gradient),
+        custom_gradient(with_logs=False)(sine_with_gradient),
+    ):
+        assert decorated(0.0) == 0.0
+        assert jax.grad(decorated)(1.0) == 10.0
+    assert pickle.loads(pickle.dumps(custom_gradient)) is custom_gradient
+
+
 # --- jax.numpy.linalg and jax.numpy.fft ---------------------------------------------------
 
 SPD = np.array([[4.0, 2.0], [2.0, 3.0]], np.float32)

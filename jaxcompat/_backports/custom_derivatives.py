@@ -93,3 +93,22 @@ def with_nondiff_argnames(release_class: type) -> type:
     WithNondiffArgnames.__module__ = "jaxcompat.custom_derivatives"
     WithNondiffArgnames.__doc__ = release_class.__doc__
     return WithNondiffArgnames
+
+
+@functools.cache  # one function, under jax.custom_gradient and jax.custom_derivatives
+def with_optional_fun(release_function: Callable[..., Any]) -> Callable[..., Any]:
+    """The release's ``custom_gradient``, also as a decorator factory: JAX 0.11.1 made ``fun``
+    optional, so that ``custom_gradient(with_logs=False)(f)`` is ``custom_gradient(f)`` (the
+    keywords themselves are the newest's, from 0.11.1 and 0.12.0: ``_stable_names/keywords.py``
+    says what each becomes here)."""
+
+    def custom_gradient(fun: Callable[..., Any] | None = None) -> Any:
+        if fun is None:
+            return release_function
+        return release_function(fun)
+
+    custom_gradient.__doc__ = release_function.__doc__
+    # Found again by pickle under this name (jaxcompat.custom_gradient is the same object).
+    custom_gradient.__module__ = "jaxcompat.custom_derivatives"
+    custom_gradient.__qualname__ = "custom_gradient"
+    return custom_gradient

@@ -44,6 +44,16 @@ NAMES: tuple[StableName, ...] = (
             ),
         ),
     ),
+    StableName(
+        "custom_derivatives.custom_gradient",
+        (
+            Source("jax.custom_derivatives:custom_gradient", releases=">=0.11.1"),
+            Source(
+                "jax.custom_derivatives:custom_gradient",
+                adapter="custom_derivatives:with_optional_fun",
+            ),
+        ),
+    ),
     # Public from 0.4.34; the symbolic zeros and zero tangents it builds are older.
     StableName(
         "custom_derivatives.zero_from_primal",

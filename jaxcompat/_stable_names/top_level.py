@@ -79,6 +79,14 @@ NAMES: tuple[StableName, ...] = (
             Source("jax:custom_vjp", adapter="custom_derivatives:with_nondiff_argnames"),
         ),
     ),
+    # JAX 0.11.1: custom_gradient's fun is optional (a decorator factory with keywords).
+    StableName(
+        "custom_gradient",
+        (
+            Source("jax:custom_gradient", releases=">=0.11.1"),
+            Source("jax:custom_gradient", adapter="custom_derivatives:with_optional_fun"),
+        ),
+    ),
     StableName(
         "Ref",
         (Source("jax:Ref"), Source("jax:ArrayRef"), Source("jax.experimental:MutableArray")),
