@@ -86,3 +86,28 @@ def test_key_dtype_names_the_implementation(implementation):
 def test_key_dtype_of_the_default_implementation_on_every_row():
     key = random.key(5, dtype="threefry2x32")
     np.testing.assert_array_equal(random.key_data(key), random.key_data(random.key(5)))
+
+
+def _low_draws():
+    logits = jnp.log(jnp.array([0.1, 0.2, 0.3, 0.4]))
+    return [
+        np.asarray(random.gumbel(KEY, (4,), mode="low")),
+        np.asarray(random.categorical(KEY, logits, shape=(6,), mode="low")),
+        np.asarray(random.categorical(KEY, logits, shape=(3,), replace=False, mode="low")),
+        np.asarray(random.choice(KEY, 4, (3,), replace=False, p=jnp.ones(4) / 4, mode="low")),
+    ]
+
+
+def test_mode_low_is_low_whatever_the_default_mode():
+    # jax_high_dynamic_range_gumbel (JAX 0.5.3) makes "high" the default mode; a mode given
+    # is the mode drawn, on releases whose own categorical and choice take no mode= too.
+    if not hasattr(jax.config, "jax_high_dynamic_range_gumbel"):
+        pytest.skip(f"JAX {jax.__version__} has no jax_high_dynamic_range_gumbel option")
+    low = _low_draws()
+    jax.config.update("jax_high_dynamic_range_gumbel", True)
+    try:
+        with_high_default = _low_draws()
+    finally:
+        jax.config.update("jax_high_dynamic_range_gumbel", False)
+    for drawn, expected in zip(with_high_default, low, strict=True):
+        np.testing.assert_array_equal(drawn, expected)

@@ -41,13 +41,25 @@ def _release_result(function: Any, *args: Any, **kwargs: Any) -> Any:
     return jax.eval_shape(lambda: function(*args, **kwargs))
 
 
+def _as_low(function: Any) -> dict[str, str] | None:
+    """The keywords that make the release's sampler draw in mode "low": mode="low" where it
+    takes mode= (gumbel from JAX 0.5.3, categorical and choice from 0.6.2), whose default
+    follows jax_high_dynamic_range_gumbel (0.5.3); none where it does not, unless that
+    option is on (0.5.3-0.6.1's categorical and choice then draw "high"): None then."""
+    if "mode" in inspect.signature(function).parameters:
+        return {"mode": "low"}
+    if getattr(jax.config, "jax_high_dynamic_range_gumbel", False):
+        return None
+    return {}
+
+
 def _gumbel(key: Any, shape: tuple[int, ...], dtype: Any, mode: str) -> Any:
     """Gumbel samples as the newest draws them in each mode: "low" is every release's
     gumbel; "high" and "highest" (float32) use twice the random bits, for a wider range."""
     if mode not in _GUMBEL_MODES:
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
     if mode == "low":
-        return jax.random.gumbel(key, shape, dtype)
+        return jax.random.gumbel(key, shape, dtype, **_as_low(jax.random.gumbel))
     return _wide_gumbel(key, shape, jnp.dtype(dtype), mode)
 
 
@@ -105,7 +117,7 @@ def drawn_by_mode(
         shape = _release_result(function, *args, **kwargs).shape
         return _wide_bernoulli(call["key"], jnp.asarray(call["p"]), shape)
     if mode == "low":
-        return function(*args, **kwargs)
+        return function(*args, **kwargs, **_as_low(function))  # gumbel: never None
     result = _release_result(function, *args, **kwargs)  # the release's checks
     if mode not in _GUMBEL_MODES:
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
@@ -131,9 +143,12 @@ def sampled_as_asked(
     mode = values.get("mode") or "low"
     if mode not in _GUMBEL_MODES:
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
+    low = _as_low(function) if mode == "low" else None
     if path == "jax.random.choice":
-        if call["p"] is None or call["replace"] or mode == "low":
+        if call["p"] is None or call["replace"]:
             return function(*args, **kwargs)  # mode is used only with p, without replacement
+        if low is not None:
+            return function(*args, **kwargs, **low)
         array = jnp.asarray(call["a"])
         axis = call["axis"]
         # The release's own call gives its checks of a, p, shape and axis, and the result.
@@ -151,8 +166,8 @@ def sampled_as_asked(
         return jnp.take(array, chosen, axis % array.ndim).reshape(result.shape)
     # JAX 0.5.3-0.6.1's own categorical takes replace=, and 0.4.13-0.5.2's lacks it.
     replace = values.get("replace", call.get("replace", True))
-    if replace and mode == "low":
-        return function(*args, **kwargs)
+    if replace and low is not None:
+        return function(*args, **kwargs, **low)
     key, axis = call["key"], call["axis"]
     logits = jnp.asarray(call["logits"])
     batch_shape = tuple(np.delete(logits.shape, axis))
