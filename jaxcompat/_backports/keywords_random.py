@@ -59,7 +59,8 @@ def _gumbel(key: Any, shape: tuple[int, ...], dtype: Any, mode: str) -> Any:
     if mode not in _GUMBEL_MODES:
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
     if mode == "low":
-        return jax.random.gumbel(key, shape, dtype, **_as_low(jax.random.gumbel))
+        release_gumbel: Any = jax.random.gumbel
+        return release_gumbel(key, shape, dtype, **(_as_low(release_gumbel) or {}))
     return _wide_gumbel(key, shape, jnp.dtype(dtype), mode)
 
 
@@ -117,7 +118,7 @@ def drawn_by_mode(
         shape = _release_result(function, *args, **kwargs).shape
         return _wide_bernoulli(call["key"], jnp.asarray(call["p"]), shape)
     if mode == "low":
-        return function(*args, **kwargs, **_as_low(function))  # gumbel: never None
+        return function(*args, **kwargs, **(_as_low(function) or {}))  # gumbel: never None
     result = _release_result(function, *args, **kwargs)  # the release's checks
     if mode not in _GUMBEL_MODES:
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
