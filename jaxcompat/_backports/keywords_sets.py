@@ -48,11 +48,11 @@ def sorted_in_one_batch(
 def set_filled_to_size(
     function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
 ) -> Any:
-    """intersect1d and setxor1d before JAX 0.4.32 (and up to 0.11.1, whose own size=0
-    fails), with size= (a static length, so that they jit) and fill_value=: the sorted
-    result's first ``size`` values, padded with fill_value (by default the smallest value of
-    the result, or 0 where it is empty), as the newest gives them; intersect1d(
-    return_indices=True) pads its indices with each input's size."""
+    """intersect1d and setxor1d before JAX 0.4.32 (and up to 0.11.2, whose own size=0 or
+    size=-1 fails inside JAX), with size= (a static length, so that they jit) and
+    fill_value=: the sorted result's first ``size`` values, padded with fill_value (by
+    default the smallest value of the result, or 0 where it is empty), as the newest gives
+    them; intersect1d(return_indices=True) pads its indices with each input's size."""
     size = values.get("size")
     if size is None:
         return function(*args, **kwargs)  # fill_value alone: unused, as in the newest

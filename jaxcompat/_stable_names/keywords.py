@@ -461,13 +461,14 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.4.32: intersect1d and setxor1d take size= (a static length, so that they jit)
     # and fill_value= (default: the smallest value of the result), as unique, union1d and
     # setdiff1d did before. JAX's own size=0 fails ("zero-size array to reduction operation
-    # max") up to 0.11.1 (measured); 0.11.2 gives the empty array.
+    # max") up to 0.11.1, and 0.11.2's own size=-1 is an internal TypeError (measured); 0.12.0
+    # gives the empty array and refuses a negative size with a ValueError.
     *(
         KeywordRule(
             parameter,
             SET_FILLED_TO_SIZE,
             paths=frozenset({"jax.numpy.intersect1d", "jax.numpy.setxor1d"}),
-            fixed_in="0.11.2",
+            fixed_in="0.12.0",
         )
         for parameter in ("size", "fill_value")
     ),
