@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import operator
+from functools import partial
 from typing import Any
 
 import jax
@@ -64,19 +65,32 @@ def set_filled_to_size(
     dtype = jnp.result_type(first, second)
     first, second = first.astype(dtype), second.astype(dtype)
     fill_value = values.get("fill_value")
+    intersect = path == "jax.numpy.intersect1d"
+    return_indices = intersect and bool(call.get("return_indices", False))
+    return _to_size(
+        first, second, fill_value, intersect=intersect, size=size, return_indices=return_indices
+    )
+
+
+# One program for the whole result, as the newest jits its own (eagerly, each small
+# operation would otherwise be compiled and dispatched on its own).
+@partial(jax.jit, static_argnames=("intersect", "size", "return_indices"))
+def _to_size(
+    first: Any, second: Any, fill_value: Any, *, intersect: bool, size: int, return_indices: bool
+) -> Any:
     # assume_unique= only lets the newest skip work where the inputs are unique; the unique
     # values below are the same there.
     unique1, index1, valid1 = _unique_sorted(first)
     unique2, index2, valid2 = _unique_sorted(second)
     in_second, where_in_second = _found_in(unique1, valid1, unique2, valid2)
     positions = jnp.arange(size)
-    if path == "jax.numpy.intersect1d":
+    if intersect:
         kept = in_second
         count = jnp.sum(kept)
         chosen = _first_where(kept, size)
         result = _taken(unique1, chosen)
         result = _padded(result, positions < count, fill_value)
-        if not call.get("return_indices", False):
+        if not return_indices:
             return result
         indices1 = _taken(index1, chosen, first.size)
         indices2 = _taken(index2, _taken(where_in_second, chosen, second.size), second.size)
