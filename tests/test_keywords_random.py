@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+import jaxcompat
 import jaxcompat.random as random
 from tests._stable_names_helpers import needs
 
@@ -111,3 +112,22 @@ def test_mode_low_is_low_whatever_the_default_mode():
         jax.config.update("jax_high_dynamic_range_gumbel", False)
     for drawn, expected in zip(with_high_default, low, strict=True):
         np.testing.assert_array_equal(drawn, expected)
+
+
+@pytest.mark.parametrize("mode", ["high", "highest"])
+def test_gumbel_mode_keeps_the_out_sharding_asked(mode):
+    import inspect
+
+    if "out_sharding" not in inspect.signature(jax.random.gumbel).parameters:
+        pytest.skip(f"JAX {jax.__version__}'s gumbel takes no out_sharding (sharding in types)")
+    from jaxcompat.sharding import AxisType, NamedSharding, PartitionSpec
+
+    mesh = jaxcompat.make_mesh((2,), ("x",), axis_types=(AxisType.Explicit,))
+    key = random.key(1)
+    plain = random.gumbel(key, (8,), mode=mode)
+    with jaxcompat.set_mesh(mesh):
+        placed = random.gumbel(
+            key, (8,), mode=mode, out_sharding=NamedSharding(mesh, PartitionSpec("x"))
+        )
+    assert placed.sharding.spec == PartitionSpec("x")
+    np.testing.assert_array_equal(placed, plain)

@@ -122,7 +122,14 @@ def drawn_by_mode(
     result = _release_result(function, *args, **kwargs)  # the release's checks
     if mode not in _GUMBEL_MODES:
         raise ValueError(f"Must provide valid mode for gumbel got: {mode}")
-    return _gumbel(call["key"], result.shape, result.dtype, mode)
+    samples = _gumbel(call["key"], result.shape, result.dtype, mode)
+    # JAX 0.7.1-0.9.2's own gumbel takes out_sharding= (and lacks "highest"): the samples
+    # are placed as asked, as the newest places them.
+    if call.get("out_sharding") is not None:
+        samples = jax.sharding.reshard(  # type: ignore[attr-defined,no-untyped-call,unused-ignore]
+            samples, call["out_sharding"]
+        )
+    return samples
 
 
 @partial(jax.jit, static_argnums=(2,))
