@@ -335,8 +335,17 @@ def test_a_method_of_a_running_test_case():
     assert result.wasSuccessful(), result.errors + result.failures
 
 
+class ReadsIdentities(Model):
+    """Reads a function, a class and a lock from self.cfg (unread, they would not count)."""
+
+    def plain(self, x):
+        cfg = self.cfg
+        assert cfg.activation is jnp.tanh and cfg.kind is Leaf and cfg.lock is not None
+        return super().plain(x)
+
+
 def test_functions_classes_and_locks_compare_by_identity():
-    model = Model()
+    model = ReadsIdentities()
     model.terms = [1.0]
     model.cfg.activation = jnp.tanh
     model.cfg.kind = Leaf
@@ -377,8 +386,8 @@ def test_too_deep_state_gets_a_clear_error():
     chain = []
     for _ in range(300):
         chain = [chain]
-    model.cfg.chain = chain
-    with pytest.raises(ValueError, match=r"self\.cfg\.chain(\[0\])+ is nested more than"):
+    model.cfg.leaf.chain = chain  # below self.cfg.leaf, which the method reads whole
+    with pytest.raises(ValueError, match=r"self\.cfg\.leaf\.chain(\[0\])+ is nested more than"):
         model.apply(1.0)
 
 

@@ -11,12 +11,12 @@ state around the tracers.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .method_reads import attributes_read
-from .state_guard import StateGuard
+from .method_reads import reads_of
+from .read_paths import ReadSelector, entry_path
+from .state_guard import StateGuard, picker
 from .state_walk import (
     ARRAY,
     ATOM,
@@ -43,15 +43,6 @@ class _LastSplit(NamedTuple):
     split: tuple[tuple[Any, ...], Any]
 
 
-def _picker(indices: list[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    if not indices:
-        return lambda values: ()
-    if len(indices) == 1:
-        index = indices[0]
-        return lambda values: (values[index],)
-    return operator.itemgetter(*indices)
-
-
 class Layout:
     """Where the arrays, atoms and nested values of one attribute layout sit.
 
@@ -68,8 +59,8 @@ class Layout:
         self.arrays = [i for i, k in enumerate(kinds) if k is ARRAY]
         self.atoms = [i for i, k in enumerate(kinds) if k is ATOM]
         self.nested = [i for i, k in enumerate(kinds) if k is not ARRAY and k is not ATOM]
-        self.pick_arrays = _picker(self.arrays)
-        self.pick_atoms = _picker(self.atoms)
+        self.pick_arrays = picker(self.arrays)
+        self.pick_atoms = picker(self.atoms)
 
 
 #: How many layouts one method remembers before it starts afresh.
@@ -82,14 +73,14 @@ _CLASS_ROOT = "class"
 class StateSplitter:
     """Splits the instances of one jitted method into (traced arrays, static key).
 
-    Only the attributes the method can read count (``method_reads``); where that cannot be
-    told, all of them.
+    Only what the method can read counts (``method_reads``, ``read_paths``); where that
+    cannot be told, every attribute.
     """
 
     def __init__(self, method: Callable[..., Any]) -> None:
         self._method = method
-        # Per class of instance: the attributes the method can read (None: any).
-        self._reads: dict[type, tuple[str, ...] | None] = {}
+        # Per class of instance: what the method can read (None: any attribute).
+        self._reads: dict[type, ReadSelector | None] = {}
         self._layouts: dict[tuple[Any, ...], Layout] = {}
         # The last split, with what it holds under: the very same attribute objects, and
         # every mutable node below them holding the very same children (``state_guard``),
@@ -105,14 +96,14 @@ class StateSplitter:
             state = read_state(instance)
         else:
             return _split_other(instance)
-        read = self.attributes_read(cls)
-        if read is not None:
-            state = {name: state[name] for name in read if name in state}
         last = self._last
         if last is not None and last.cls is cls and last.guard.holds(state):
             return last.split
-        names = tuple(state)
-        values = tuple(state.values())
+        reads = self.reads_of(cls)
+        selected = None if reads is None else reads.select(instance, state)
+        read = state if selected is None else selected.values
+        names = tuple(read)
+        values = tuple(read.values())
         layout_key = (cls, names, tuple(map(type, values)))
         layout = self._layouts.get(layout_key)
         if layout is None:
@@ -122,14 +113,12 @@ class StateSplitter:
         arrays = layout.pick_arrays(values)
         if not layout.nested:
             split = arrays, (layout, layout.pick_atoms(values))
-            self._last = _LastSplit(cls, StateGuard(state, []), split)
+            self._last = _LastSplit(cls, StateGuard(state, selected, []), split)
             return split
         walk = Walk(instance, guarding=True)
         walk.arrays.extend(arrays)
-        entries = tuple(
-            describe(values[i], walk, ("self", OBJECT, names[i]), 1) for i in layout.nested
-        )
-        if walk.reached_root and read is not None:
+        entries = tuple(describe(values[i], walk, entry_path(names[i]), 1) for i in layout.nested)
+        if walk.reached_root and reads is not None:
             # What the method reads leads back to self, and so to the attributes it does
             # not name (self.child.parent.w): from now on, all of them count.
             self._reads[cls] = None
@@ -142,16 +131,17 @@ class StateSplitter:
         # holds for this instance alone; one that met a value that can change in place
         # without its parent seeing it has no guards.
         if walk.guards is not None and not walk.reached_root:
-            self._last = _LastSplit(cls, StateGuard(state, walk.guards), walked)
+            self._last = _LastSplit(cls, StateGuard(state, selected, walk.guards), walked)
         return walked
 
-    def attributes_read(self, cls: type) -> tuple[str, ...] | None:
-        """The attributes of a ``cls`` instance that the method can read (None: any)."""
+    def reads_of(self, cls: type) -> ReadSelector | None:
+        """What the method can read of a ``cls`` instance (None: any attribute)."""
         try:
             return self._reads[cls]
         except KeyError:
-            read = self._reads[cls] = attributes_read(self._method, cls)
-            return read
+            reads = reads_of(self._method, cls)
+            selector = self._reads[cls] = None if reads is None else ReadSelector(reads)
+            return selector
 
 
 class HashedKey:

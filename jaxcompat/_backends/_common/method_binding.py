@@ -99,8 +99,8 @@ class MethodJit:
 
         def core(self_arrays: Any, self_key: Any, /, *args: Any, **kwargs: Any) -> Any:
             instance = _calling.instance  # set by the call on this thread, read before all else
-            read = self.splitter.attributes_read(type(instance))
-            stand_in, copies = shadow_for_trace(instance, self_arrays, read)
+            reads = self.splitter.reads_of(type(instance))
+            stand_in, copies = shadow_for_trace(instance, self_arrays, reads)
             out = fun(stand_in, *args, **kwargs)
             copies.write_back()
             self._remember_side_effects(instance, self_key)

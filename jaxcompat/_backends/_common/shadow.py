@@ -19,6 +19,7 @@ import jax
 
 from .hashing import flatten_one_level
 from .instance_state import root_kind
+from .read_paths import ReadSelector, entry_path
 from .state_walk import (
     ARRAY,
     ATOM,
@@ -186,10 +187,10 @@ def _rebuild_immutable(value: Any, value_kind: int, rebuilt: list[Any]) -> Any:
 
 
 def shadow_for_trace(
-    instance: Any, arrays: tuple[Any, ...], read: tuple[str, ...] | None = None
+    instance: Any, arrays: tuple[Any, ...], reads: ReadSelector | None = None
 ) -> tuple[Any, Shadow]:
     """``instance``'s state with ``arrays`` (tracers) in place of its arrays, in split order;
-    only the attributes ``read`` (all: None) were split, and only those are rebuilt."""
+    only what the method ``reads`` (all attributes: None) was split, and only that is rebuilt."""
     tracers = iter(arrays)
     if isinstance(instance, type):
         return instance, Shadow({}, tracers)  # a class's arrays are constants of the key
@@ -200,10 +201,10 @@ def shadow_for_trace(
         shadowed = Shadow(counting.counts or {}, tracers)
         return shadowed.rebuild(instance, "self"), shadowed
     state = read_state(instance)
-    split = state if read is None else {name: state[name] for name in read if name in state}
+    split: dict[Any, Any] = state if reads is None else reads.select(instance, state).values
     nested = [name for name, value in split.items() if kind(value) not in (ARRAY, ATOM)]
     for name in nested:
-        describe(state[name], counting, ("self", OBJECT, name), 1)
+        describe(split[name], counting, entry_path(name), 1)
     shadowed = Shadow(counting.counts or {}, tracers)
     if not arrays and not counting.refs:
         return instance, shadowed  # nothing to trace: the method runs on the instance itself
@@ -211,13 +212,46 @@ def shadow_for_trace(
     shadowed.built[id(instance)] = copied
     # Tracers come in split()'s order: the top-level arrays, then those of nested values.
     rebuilt = {
-        name: shadowed.rebuild(v, ("self", OBJECT, name))
-        for name, v in split.items()
-        if kind(v) is ARRAY
+        name: shadowed.rebuild(value, entry_path(name))
+        for name, value in split.items()
+        if kind(value) is ARRAY
     }
-    rebuilt.update({name: shadowed.rebuild(state[name], ("self", OBJECT, name)) for name in nested})
+    rebuilt.update({name: shadowed.rebuild(split[name], entry_path(name)) for name in nested})
     for name, value in state.items():
         object.__setattr__(copied, name, rebuilt.get(name, value))
-    shadowed.copies.append((instance, copied, OBJECT, _contents(copied, OBJECT)))
-    shadowed.stand_ins[id(copied)] = (copied, instance)
+    path_copies = _place_along_chains(instance, copied, split, rebuilt, shadowed)
+    for original, path_copy in [(instance, copied), *path_copies]:
+        shadowed.copies.append((original, path_copy, OBJECT, _contents(path_copy, OBJECT)))
+        shadowed.stand_ins[id(path_copy)] = (path_copy, original)
     return copied, shadowed
+
+
+def _place_along_chains(
+    instance: Any, copied: Any, split: dict[Any, Any], rebuilt: dict[Any, Any], shadowed: Shadow
+) -> list[tuple[Any, Any]]:
+    """Put what was rebuilt at the end of each read chain (``self.cfg.optimizer.w``) into a
+    copy of every object along it; return the (original, copy) pairs made.
+
+    A chain's objects are plain objects holding the next one in their ``__dict__``
+    (``read_paths.follow``). One already rebuilt whole (read whole through another
+    attribute) is used as it is; the rest are copied once, holding the real objects
+    elsewhere, since the method never reads them.
+    """
+    made: list[tuple[Any, Any]] = []
+    for name, value in split.items():
+        if isinstance(name, str) or rebuilt.get(name, value) is value:
+            continue  # an attribute read whole, or nothing to stand in for
+        parent, original = copied, instance
+        for step in name[:-1]:
+            child = read_state(original)[step]
+            child_copy = shadowed.built.get(id(child))
+            if child_copy is None or child_copy is child:
+                child_copy = _empty_copy(child, OBJECT)
+                for key, item in read_state(child).items():
+                    object.__setattr__(child_copy, key, item)
+                shadowed.built[id(child)] = child_copy
+                made.append((child, child_copy))
+            object.__setattr__(parent, step, child_copy)
+            parent, original = child_copy, child
+        object.__setattr__(parent, name[-1], rebuilt[name])
+    return made

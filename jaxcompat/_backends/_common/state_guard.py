@@ -1,9 +1,12 @@
 """When a jitted method's last split of ``self`` still holds, checked on every call.
 
-A split walks ``self``'s state (``state_walk``) and describes every value in it. The same
-split holds as long as ``self``'s attributes, and every mutable node the walk visited below
-them (lists, dicts, plain objects), still hold the very same children, by identity, under
-the same keys: then the walk would meet the same objects and give the same arrays and key.
+A split walks what the method reads of ``self`` (``read_paths``, ``state_walk``) and
+describes every value in it. The same split holds as long as ``self`` has the same
+attributes, those the method reads are the very same objects, every step of its read chains
+(``self.cfg.optimizer.rate``) still leads to the very same object, and every mutable node the
+walk visited below them (lists, dicts, plain objects) still holds the very same children, by
+identity, under the same keys: then the walk would meet the same objects and give the same
+arrays and key.
 
 :class:`StateGuard` keeps those nodes with the children the walk found, each with how its
 children are read back (decided once, when the guard is made), so that checking a node is
@@ -13,11 +16,15 @@ one key comparison and one identity pass, both in C.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from .read_paths import Selected
 from .state_walk import DICT, LIST, OBJECT, read_state, slot_names
 
 _is = operator.is_
+_instance_dict = operator.attrgetter("__dict__")
+_item = dict.__getitem__
 
 #: A mutable node a walk visited: (node, its kind, its structure, its children then).
 Visited = tuple[Any, int, Any, tuple[Any, ...]]
@@ -32,14 +39,49 @@ def _has_plain_dict(node: Any) -> bool:
     return bool(cls.__dictoffset__) and not slot_names(cls) and type(node.__dict__) is dict
 
 
+def picker(names: Sequence[Any]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the items of ``names``, in order, as a tuple (in C where it can)."""
+    if not names:
+        return lambda values: ()
+    if len(names) == 1:
+        name = names[0]
+        return lambda values: (values[name],)
+    return operator.itemgetter(*names)
+
+
 class StateGuard:
-    """The root state and the mutable nodes one walk visited, with what each held then."""
+    """What a split read of ``self``, and the mutable nodes its walk visited, with what each
+    held then."""
 
-    __slots__ = ("nodes", "root_keys", "root_values")
+    __slots__ = (
+        "link_nexts",
+        "link_objects",
+        "link_steps",
+        "nodes",
+        "pick",
+        "picked",
+        "state_keys",
+    )
 
-    def __init__(self, root_state: dict[str, Any], visited: list[Visited]) -> None:
-        self.root_keys = tuple(root_state)
-        self.root_values = tuple(root_state.values())
+    def __init__(
+        self, state: dict[str, Any], selected: Selected | None, visited: list[Visited]
+    ) -> None:
+        """``state``: the instance's attributes; ``selected``: what the method reads of them
+        (None: all of them)."""
+        self.state_keys = tuple(state)
+        links: list[tuple[Any, str, Any]] = []
+        if selected is None:
+            self.pick: Callable[[Any], Any] = dict.values
+        else:
+            names = (name if isinstance(name, str) else name[0] for name in selected.values)
+            self.pick = picker(list(dict.fromkeys(names)))
+            links = selected.links
+        self.picked = tuple(self.pick(state))
+        # Each step of the read chains, in one row: the object of each first step is
+        # checked among the attributes picked, and each later one by the step before.
+        self.link_objects = tuple(link[0] for link in links)
+        self.link_steps = tuple(link[1] for link in links)
+        self.link_nexts = tuple(link[2] for link in links)
         nodes = []
         for node, node_kind, structure, children in visited:
             if node_kind is LIST:
@@ -53,12 +95,18 @@ class StateGuard:
             nodes.append((node, how, structure, children))
         self.nodes = tuple(nodes)
 
-    def holds(self, root_state: dict[str, Any]) -> bool:
-        """Whether ``root_state`` and every node hold the very same children as then."""
-        if tuple(root_state) != self.root_keys or not all(
-            map(_is, root_state.values(), self.root_values)
-        ):
+    def holds(self, state: dict[str, Any]) -> bool:
+        """Whether the instance's attributes ``state``, the read chains and every node hold
+        the very same children as then."""
+        if tuple(state) != self.state_keys or not all(map(_is, self.pick(state), self.picked)):
             return False
+        if self.link_objects:
+            try:
+                stored_now = map(_item, map(_instance_dict, self.link_objects), self.link_steps)
+                if not all(map(_is, stored_now, self.link_nexts)):
+                    return False
+            except KeyError:  # a step's attribute was deleted
+                return False
         for node, how, structure, children in self.nodes:
             if how is _LIST:
                 if len(node) != len(children) or not all(map(_is, node, children)):
