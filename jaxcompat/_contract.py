@@ -98,16 +98,17 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
       reachable from those: recursively, the items of lists, tuples, dicts and sets, the
       attributes of plain objects and dataclasses, and the children of registered pytrees.
       Attributes it never names (a logger, an open file, a large index) are not compared and
-      cost nothing. An attribute it reads only through a chain of attribute loads
-      (``self.cfg.optimizer.rate``) counts along that chain alone, followed through plain
-      objects on every call: the rest of ``self.cfg`` costs nothing, and rebinding anything on
-      the chain is seen. The chain stops, and the object there counts whole, where reading on
-      would run code (a property, a method, ``__getattr__``, ``__getattribute__``) or meet
-      something other than a plain object. ``getattr(self, f"layer{i}")`` reads every
-      attribute whose name starts with ``layer``. Where the method uses ``self`` in any other
-      way (hands it to a function, ``vars(self)``, ``getattr`` with a name computed otherwise),
-      where its source cannot be read, or where what it reads leads back to ``self``, every
-      attribute counts.
+      cost nothing. An attribute it reads only through a chain of attribute loads and
+      constant subscripts (``self.cfg.optimizer.rate``, ``self.params["dense"][0]``) counts
+      along that chain alone, followed through plain objects, dicts and lists on every call:
+      the rest of ``self.cfg`` costs nothing, and rebinding anything on the chain is seen. The
+      chain stops, and the object there counts whole, where reading on would run code (a
+      property, a method, ``__getattr__``, ``__getattribute__``, a dict subclass's
+      ``__getitem__``) or meet something other than a plain object, a dict or a list.
+      ``getattr(self, f"layer{i}")`` reads every attribute whose name starts with ``layer``.
+      Where the method uses ``self`` in any other way (hands it to a function,
+      ``vars(self)``, ``getattr`` with a name computed otherwise), where its source cannot be
+      read, or where what it reads leads back to ``self``, every attribute counts.
     * Arrays (jax, numpy, tracers) anywhere in it are traced arguments: new values of the same
       shape and dtype reuse the compiled code.
     * Everything else is compared by type and value (``==``) on every call: a change at any

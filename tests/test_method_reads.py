@@ -1,8 +1,9 @@
 """A jitted method compares what it reads of self, at any depth: its read chains and names.
 
-``self.config.optimizer.rate`` counts along that chain alone: the rest of ``self.config`` (a
-large vocabulary, an open file) is neither walked nor compared, while rebinding anything on
-the chain, or the value at its end, is seen on the next call. ``getattr(self, f"layer{i}")``
+``self.config.optimizer.rate`` (and ``self.params["dense"][0]``, through dicts and lists)
+counts along that chain alone: the rest of ``self.config`` (a large vocabulary, an open file)
+is neither walked nor compared, while rebinding anything on the chain, or the value at its
+end, is seen on the next call. ``getattr(self, f"layer{i}")``
 reads every attribute whose name starts with ``layer``. All assertions are identical on
 every matrix row.
 """
@@ -317,3 +318,97 @@ def test_lower_and_compile_see_the_chain_as_calls_do():
     with pytest.raises(ValueError, match="changed after this method was lowered"):
         compiled(1.0)
     assert jax.numpy.allclose(model.apply(1.0), 3.0)
+
+
+class NestedParams:
+    """Weights in nested dicts and lists, next to a large table the method never reads."""
+
+    def __init__(self):
+        self.params = {
+            "dense": [{"w": jnp.ones(2), "b": 1.0}],
+            "table": {i: float(i) for i in range(10_000)},
+            "stream": io.StringIO(),
+        }
+        self.traces = 0
+
+    def plain(self, x):
+        return self.params["dense"][0]["w"] * x + self.params["dense"][0]["b"]
+
+    @jaxcompat.jit
+    def apply(self, x):
+        self.traces += 1
+        return self.plain(x)
+
+
+ITEM_CHANGES = {
+    "a dict item at the end": lambda p: p["dense"][0].__setitem__("b", 2.0),
+    "a list item along it": lambda p: p["dense"].__setitem__(0, {"w": jnp.ones(2), "b": 2.0}),
+    "a dict item along it": lambda p: p.__setitem__("dense", [{"w": jnp.ones(2), "b": 2.0}]),
+    "an item's type": lambda p: p["dense"][0].__setitem__("b", 2),
+}
+
+
+@pytest.mark.parametrize("change", sorted(ITEM_CHANGES))
+def test_chains_through_dict_keys_and_list_indices_see_every_change_along_them(change):
+    model = NestedParams()
+    for _ in range(2):
+        np.testing.assert_allclose(model.apply(1.0), model.plain(1.0))
+    traces = model.traces
+    model.params["table"][0] = -1.0  # unread parts: not compared
+    model.params["stream"] = io.StringIO()
+    model.params["dense"].append({"w": jnp.zeros(3)})
+    np.testing.assert_allclose(model.apply(1.0), model.plain(1.0))
+    assert model.traces == traces
+    ITEM_CHANGES[change](model.params)
+    for _ in range(2):
+        np.testing.assert_allclose(model.apply(1.0), model.plain(1.0))
+        assert model.apply(1.0).dtype == model.plain(1.0).dtype
+
+
+def test_arrays_at_the_end_of_item_chains_are_traced_and_missing_items_are_the_method_errors():
+    model = NestedParams()
+    model.apply(1.0)
+    traces = model.traces
+    model.params["dense"][0]["w"] = jnp.full(2, 3.0, dtype=jnp.float32)  # same aval
+    np.testing.assert_allclose(model.apply(1.0), np.full(2, 4.0))
+    assert model.traces == traces
+    del model.params["dense"][0]["b"]
+    with pytest.raises(KeyError, match="'b'"):
+        model.apply(1.0)
+    model.params["dense"].clear()
+    with pytest.raises(IndexError):
+        model.apply(1.0)
+
+
+class Table(dict):
+    """A dict subclass: its own __getitem__ may run code, so it counts whole."""
+
+    def __getitem__(self, key):
+        return super().__getitem__(key) * self.get("factor", 1.0)
+
+
+def test_a_chain_through_a_dict_subclass_counts_it_whole():
+    model = NestedParams()
+    model.params["dense"][0] = Table(w=jnp.ones(2), b=1.0)
+    np.testing.assert_allclose(model.apply(1.0), model.plain(1.0))
+    model.params["dense"][0]["factor"] = 2.0  # read by __getitem__, named by no chain
+    np.testing.assert_allclose(model.apply(1.0), model.plain(1.0))
+    np.testing.assert_allclose(model.apply(1.0), np.full(2, 4.0))
+
+
+class WritesAnItem:
+    def __init__(self):
+        self.cache = {"calls": 0, "w": jnp.ones(2)}
+
+    @jaxcompat.jit
+    def apply(self, x):
+        self.cache["calls"] += 1  # written: the cache dict counts whole
+        return self.cache["w"] * x
+
+
+def test_what_the_method_writes_to_an_item_lands_on_the_real_dict():
+    model = WritesAnItem()
+    cache = model.cache
+    np.testing.assert_allclose(model.apply(2.0), np.full(2, 2.0))
+    assert model.cache is cache and cache["calls"] == 1
+    assert not jaxcompat.is_tracer(cache["w"])

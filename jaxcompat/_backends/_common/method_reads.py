@@ -8,9 +8,10 @@ the methods, properties and ``__getattr__`` those reach on its class.
 
 How much of an attribute counts (:class:`Reads`):
 
-* an attribute the method only reads through a chain of attribute loads
-  (``self.cfg.optimizer.rate``) counts along that chain alone (``read_paths`` follows it on
-  each call, and stops where an object is not plain data);
+* an attribute the method only reads through a chain of attribute loads and constant
+  subscripts (``self.cfg.optimizer.rate``, ``self.params["dense"][0]``) counts along that
+  chain alone (``read_paths`` follows it on each call, and stops where an object is not
+  plain data);
 * ``getattr(self, f"w{i}")`` reads any attribute whose name starts with ``w``;
 * any other use of ``self.cfg`` (handed on, subscripted, called, assigned to) counts all of it.
 
@@ -37,9 +38,17 @@ _NAMING_CALLS = frozenset({"getattr", "hasattr", "setattr", "delattr"})
 _PJIT_FUNCTION = type(jax.jit(lambda x: x))
 
 
-#: An attribute chain through ``self``: ``self.cfg.optimizer.rate`` is
-#: ``("cfg", "optimizer", "rate")``; ``self.scale`` is ``("scale",)``.
-ReadPath = tuple[str, ...]
+class Item(NamedTuple):
+    """A step of a read chain that is a constant subscript: ``["optimizer"]``, ``[0]``."""
+
+    key: str | int
+
+
+#: A read chain through ``self``: an attribute of ``self`` (always a name), then attribute
+#: names and constant subscripts. ``self.cfg.optimizer.rate`` is
+#: ``("cfg", "optimizer", "rate")``, ``self.params["w"]`` is ``("params", Item("w"))`` and
+#: ``self.scale`` is ``("scale",)``.
+ReadPath = tuple[str | Item, ...]
 
 
 class Reads(NamedTuple):
@@ -94,10 +103,10 @@ def _collect(
         return False
     # `self.__w` in a class body is `self._Cls__w` at run time (name mangling), and so is
     # `self.cfg.__w`; a name in a string (getattr's) is not mangled.
-    chains = [tuple(_mangled(function, list(chain))) for chain in named.chains]
+    chains = [_mangled_chain(function, chain) for chain in named.chains]
     chains += [(name,) for name in named.in_strings]
     through_super = _mangled(function, named.through_super)
-    names = [chain[0] for chain in chains]
+    names = [str(chain[0]) for chain in chains]
     for prefix in named.prefixes:
         prefixes.setdefault(prefix, None)
         names += [name for klass in cls.__mro__ for name in vars(klass) if name.startswith(prefix)]
@@ -183,7 +192,7 @@ def _names_through(node: ast.FunctionDef | ast.AsyncFunctionDef, self_name: str)
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name) and sub.id == self_name and id(sub) not in accounted:
             return None  # self passed on, returned, stored, compared, rebound, ...
-    firsts = [chain[0] for chain in named.chains] + named.in_strings + named.prefixes
+    firsts = [str(chain[0]) for chain in named.chains] + named.in_strings + named.prefixes
     if any(_is_dunder(n) and n != "__class__" for n in firsts) or any(
         p.startswith("__") for p in named.prefixes
     ):
@@ -198,26 +207,43 @@ def _is_dunder(name: str) -> bool:
 
 
 def _chain_from(attribute: ast.Attribute, parents: dict[int, ast.AST]) -> ReadPath:
-    """``self.cfg.optimizer.rate``, from its ``self.cfg``: the attribute loads that follow.
+    """``self.cfg.optimizer.rate``, from its ``self.cfg``: the attribute loads and constant
+    subscripts (a string or a non-negative integer) that follow.
 
-    The chain stops before an attribute that is assigned or deleted (``self.cfg.rate = 1``
-    changes ``self.cfg``, which then counts whole) and at anything other than an attribute
-    load (a call, a subscript, an argument: what is there counts whole).
+    The chain stops before an attribute or item that is assigned or deleted
+    (``self.cfg.rate = 1`` changes ``self.cfg``, which then counts whole) and at anything
+    else (a call, a computed subscript, an argument: what is there counts whole).
     """
-    chain = [attribute.attr]
+    chain: list[str | Item] = [attribute.attr]
     node: ast.AST = attribute
     if not isinstance(attribute.ctx, ast.Load):
         return tuple(chain)
-    parent = parents.get(id(node))
-    while (
-        isinstance(parent, ast.Attribute)
-        and parent.value is node
-        and isinstance(parent.ctx, ast.Load)
-    ):
-        chain.append(parent.attr)
-        node = parent
+    while True:
         parent = parents.get(id(node))
+        if not isinstance(parent, ast.Attribute | ast.Subscript) or parent.value is not node:
+            break
+        if not isinstance(parent.ctx, ast.Load):
+            break
+        if isinstance(parent, ast.Attribute):
+            chain.append(parent.attr)
+        elif isinstance(parent.slice, ast.Constant) and type(key := parent.slice.value) in (
+            str,
+            int,
+        ):
+            chain.append(Item(key))  # type: ignore[arg-type]  # str or int, as just checked
+        else:
+            break
+        node = parent
     return tuple(chain)
+
+
+def _constant_key(node: ast.expr) -> str | int | None:
+    """The key of a subscript written as a string or a non-negative integer, else None."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+            return value
+    return None
 
 
 def _constant_prefix(name: ast.expr) -> str:
@@ -227,6 +253,11 @@ def _constant_prefix(name: ast.expr) -> str:
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
             return first.value
     return ""
+
+
+def _mangled_chain(function: types.FunctionType, chain: ReadPath) -> ReadPath:
+    """``chain`` with its attribute names as Python stores them (see ``_mangled``)."""
+    return tuple(_mangled(function, [s])[0] if isinstance(s, str) else s for s in chain)
 
 
 def _mangled(function: types.FunctionType, names: list[str]) -> list[str]:

@@ -1,22 +1,25 @@
 """What a jitted method reads of one instance, on each call: its read paths, followed.
 
 ``method_reads`` says, from the method's code, what of ``self`` it can read (``Reads``):
-attributes read whole, attribute chains (``self.cfg.optimizer.rate``) and name prefixes
+attributes read whole, chains of attribute loads and constant subscripts
+(``self.cfg.optimizer.rate``, ``self.params["dense"][0]``) and name prefixes
 (``getattr(self, f"w{i}")``). :meth:`ReadSelector.select` gives what those reach on one
 instance, as the one dict that ``instance_state`` splits and ``shadow`` rebuilds: keyed by
 the attribute's name for what is read whole, and by the chain (a tuple) for the value at the
 end of a chain. A large config object costs only the chains the method reads in it.
 
 A chain is followed on every call, so rebinding any object along it is seen. It is followed
-through plain objects only, and stops where the method's own attribute read could run code
-or meet something other than a stored attribute; what it reached there counts whole. It
-stops at:
+through plain objects (by attribute), dicts and lists (by item) only, and stops where the
+method's own read could run code or meet something other than a stored value; what it
+reached there counts whole. It stops at:
 
-* a value that is not a plain object (a list, a dict, a registered pytree, an object compared
-  by its own ``==``), or one with slots or its own ``__getattribute__``;
+* an attribute of a value that is not a plain object (a list, a dict, a registered pytree,
+  an object compared by its own ``==``), or of one with slots or its own
+  ``__getattribute__``;
 * an attribute its class defines (a method, a property, any descriptor);
-* an attribute the object does not have (the method then meets its own AttributeError, or
-  the class's ``__getattr__``);
+* an item of anything but a ``dict`` or a ``list`` (a subclass may define ``__getitem__``);
+* an attribute or item that is not there (the method then meets its own error, or the
+  class's ``__getattr__``);
 * ``self`` itself, reached back: then every attribute counts (``instance_state``).
 """
 
@@ -25,8 +28,8 @@ from __future__ import annotations
 import inspect
 from typing import Any, NamedTuple
 
-from .method_reads import ReadPath, Reads
-from .state_walk import OBJECT, Path, kind, slot_names
+from .method_reads import Item, ReadPath, Reads
+from .state_walk import DICT, OBJECT, Path, kind, slot_names
 
 #: A key of the selected state: an attribute's name, or a chain below it.
 EntryName = str | ReadPath
@@ -38,20 +41,26 @@ _OBJECT_GETATTRIBUTE = vars(object)["__getattribute__"]
 MAX_PREFIXED_LAYOUTS = 256
 
 
+#: A step a chain took: (object or container, attribute name or key, the value there).
+Link = tuple[Any, Any, Any]
+
+
 class Selected(NamedTuple):
     """The state a method reads of one instance, and how its chains reached it."""
 
     #: By attribute name (read whole) or by chain followed (the value at its end).
     values: dict[EntryName, Any]
-    #: Each step a chain took: (object, attribute name, the value stored there).
-    links: list[tuple[Any, str, Any]]
+    #: Each attribute step a chain took, from an object's __dict__.
+    attribute_links: list[Link]
+    #: Each item step a chain took, from a dict or a list.
+    item_links: list[Link]
 
 
 class ReadSelector:
     """The state one method reads of instances of one class, selected on each call."""
 
     def __init__(self, reads: Reads) -> None:
-        self.whole = tuple(path[0] for path in reads.paths if len(path) == 1)
+        self.whole = tuple(str(path[0]) for path in reads.paths if len(path) == 1)
         self.chains = tuple(path for path in reads.paths if len(path) > 1)
         self.prefixes = reads.prefixes
         # Per tuple of an instance's attribute names: those that start with a prefix.
@@ -59,16 +68,17 @@ class ReadSelector:
 
     def select(self, instance: Any, state: dict[str, Any]) -> Selected:
         """What the method reads of ``instance``, whose attributes are ``state``."""
-        selected = Selected({name: state[name] for name in self.whole if name in state}, [])
+        whole: dict[EntryName, Any] = {name: state[name] for name in self.whole if name in state}
+        selected = Selected(whole, [], [])
         if self.prefixes:
             for prefixed in self._prefixed_names(state):
                 selected.values[prefixed] = state[prefixed]
         for chain in self.chains:
             # A first name the instance lacks is a class attribute (a method, a property:
             # what it reads was collected) or the method's own AttributeError.
-            value = state.get(chain[0], _MISSING)
+            value = state.get(str(chain[0]), _MISSING)
             if value is not _MISSING:
-                followed, value = follow(instance, value, chain, selected.links)
+                followed, value = follow(instance, value, chain, selected)
                 selected.values[followed] = value
         return selected
 
@@ -83,19 +93,28 @@ class ReadSelector:
         return found
 
 
-def follow(
-    instance: Any, value: Any, chain: ReadPath, links: list[tuple[Any, str, Any]]
-) -> tuple[EntryName, Any]:
+def follow(instance: Any, value: Any, chain: ReadPath, selected: Selected) -> tuple[EntryName, Any]:
     """Where ``chain`` leads from ``value`` (the instance's ``chain[0]``): the part of the
-    chain followed, and the value there; each step taken is added to ``links``."""
+    chain followed, and the value there; each step taken is added to ``selected``'s links."""
     for depth in range(1, len(chain)):
         step = chain[depth]
         found = _MISSING
-        if value is not instance and _stored_attribute(value, step):
+        if value is instance:
+            pass  # a back-reference: walked whole, it makes every attribute count
+        elif type(step) is Item:
+            container = type(value)
+            if container is dict:
+                found = value.get(step.key, _MISSING)
+            elif container is list and type(step.key) is int and step.key < len(value):
+                found = value[step.key]
+            if found is not _MISSING:
+                selected.item_links.append((value, step.key, found))
+        elif _stored_attribute(value, str(step)):
             found = value.__dict__.get(step, _MISSING)
+            if found is not _MISSING:
+                selected.attribute_links.append((value, step, found))
         if found is _MISSING:
-            return (chain[0] if depth == 1 else chain[:depth]), value
-        links.append((value, step, found))
+            return (str(chain[0]) if depth == 1 else chain[:depth]), value
         value = found
     return chain, value
 
@@ -128,5 +147,5 @@ def entry_path(name: EntryName) -> Path:
         return ("self", OBJECT, name)
     path: Path = "self"
     for step in name:
-        path = (path, OBJECT, step)
+        path = (path, DICT, step.key) if isinstance(step, Item) else (path, OBJECT, step)
     return path

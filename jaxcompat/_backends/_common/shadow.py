@@ -19,6 +19,7 @@ import jax
 
 from .hashing import flatten_one_level
 from .instance_state import root_kind
+from .method_reads import Item
 from .read_paths import ReadSelector, entry_path
 from .state_walk import (
     ARRAY,
@@ -220,38 +221,53 @@ def shadow_for_trace(
     for name, value in state.items():
         object.__setattr__(copied, name, rebuilt.get(name, value))
     path_copies = _place_along_chains(instance, copied, split, rebuilt, shadowed)
-    for original, path_copy in [(instance, copied), *path_copies]:
-        shadowed.copies.append((original, path_copy, OBJECT, _contents(path_copy, OBJECT)))
+    for original, path_copy, copy_kind in [(instance, copied, OBJECT), *path_copies]:
+        shadowed.copies.append((original, path_copy, copy_kind, _contents(path_copy, copy_kind)))
         shadowed.stand_ins[id(path_copy)] = (path_copy, original)
     return copied, shadowed
 
 
 def _place_along_chains(
     instance: Any, copied: Any, split: dict[Any, Any], rebuilt: dict[Any, Any], shadowed: Shadow
-) -> list[tuple[Any, Any]]:
+) -> list[tuple[Any, Any, int]]:
     """Put what was rebuilt at the end of each read chain (``self.cfg.optimizer.w``) into a
-    copy of every object along it; return the (original, copy) pairs made.
+    copy of every object, dict and list along it; return the (original, copy, kind) made.
 
-    A chain's objects are plain objects holding the next one in their ``__dict__``
-    (``read_paths.follow``). One already rebuilt whole (read whole through another
-    attribute) is used as it is; the rest are copied once, holding the real objects
+    A chain's steps are attributes stored in plain objects' ``__dict__`` and items of dicts
+    and lists (``read_paths.follow``). What was already rebuilt whole (read whole through
+    another attribute) is used as it is; the rest is copied once, holding the real objects
     elsewhere, since the method never reads them.
     """
-    made: list[tuple[Any, Any]] = []
+    made: list[tuple[Any, Any, int]] = []
     for name, value in split.items():
         if isinstance(name, str) or rebuilt.get(name, value) is value:
             continue  # an attribute read whole, or nothing to stand in for
         parent, original = copied, instance
         for step in name[:-1]:
-            child = read_state(original)[step]
+            child = original[step.key] if isinstance(step, Item) else read_state(original)[step]
             child_copy = shadowed.built.get(id(child))
             if child_copy is None or child_copy is child:
-                child_copy = _empty_copy(child, OBJECT)
-                for key, item in read_state(child).items():
-                    object.__setattr__(child_copy, key, item)
+                child_kind = kind(child)
+                child_copy = _empty_copy(child, child_kind)
+                _fill(child_copy, child_kind, child, _children(child, child_kind))
                 shadowed.built[id(child)] = child_copy
-                made.append((child, child_copy))
-            object.__setattr__(parent, step, child_copy)
+                made.append((child, child_copy, child_kind))
+            _set_step(parent, step, child_copy)
             parent, original = child_copy, child
-        object.__setattr__(parent, name[-1], rebuilt[name])
+        _set_step(parent, name[-1], rebuilt[name])
     return made
+
+
+def _children(value: Any, value_kind: int) -> list[Any]:
+    if value_kind is LIST:
+        return list(value)
+    if value_kind is DICT:
+        return list(value.values())
+    return list(read_state(value).values())
+
+
+def _set_step(parent: Any, step: Any, value: Any) -> None:
+    if isinstance(step, Item):
+        parent[step.key] = value
+    else:
+        object.__setattr__(parent, step, value)

@@ -25,6 +25,21 @@ from .state_walk import DICT, LIST, OBJECT, read_state, slot_names
 _is = operator.is_
 _instance_dict = operator.attrgetter("__dict__")
 _item = dict.__getitem__
+_getitem = operator.getitem
+
+
+class _Links:
+    """The steps read chains took, in one row: (objects, names or keys, values found)."""
+
+    __slots__ = ("nexts", "objects", "steps")
+
+    def __init__(self, links: list[tuple[Any, Any, Any]]) -> None:
+        self.objects = tuple(link[0] for link in links)
+        self.steps = tuple(link[1] for link in links)
+        self.nexts = tuple(link[2] for link in links)
+
+
+_NO_LINKS = _Links([])
 
 #: A mutable node a walk visited: (node, its kind, its structure, its children then).
 Visited = tuple[Any, int, Any, tuple[Any, ...]]
@@ -54,9 +69,8 @@ class StateGuard:
     held then."""
 
     __slots__ = (
-        "link_nexts",
-        "link_objects",
-        "link_steps",
+        "attribute_links",
+        "item_links",
         "nodes",
         "pick",
         "picked",
@@ -69,19 +83,17 @@ class StateGuard:
         """``state``: the instance's attributes; ``selected``: what the method reads of them
         (None: all of them)."""
         self.state_keys = tuple(state)
-        links: list[tuple[Any, str, Any]] = []
         if selected is None:
             self.pick: Callable[[Any], Any] = dict.values
+            self.attribute_links = self.item_links = _NO_LINKS
         else:
             names = (name if isinstance(name, str) else name[0] for name in selected.values)
             self.pick = picker(list(dict.fromkeys(names)))
-            links = selected.links
+            # Each step of the read chains: the object of each first step is checked among
+            # the attributes picked, and each later one by the step before.
+            self.attribute_links = _Links(selected.attribute_links)
+            self.item_links = _Links(selected.item_links)
         self.picked = tuple(self.pick(state))
-        # Each step of the read chains, in one row: the object of each first step is
-        # checked among the attributes picked, and each later one by the step before.
-        self.link_objects = tuple(link[0] for link in links)
-        self.link_steps = tuple(link[1] for link in links)
-        self.link_nexts = tuple(link[2] for link in links)
         nodes = []
         for node, node_kind, structure, children in visited:
             if node_kind is LIST:
@@ -100,13 +112,20 @@ class StateGuard:
         the very same children as then."""
         if tuple(state) != self.state_keys or not all(map(_is, self.pick(state), self.picked)):
             return False
-        if self.link_objects:
-            try:
-                stored_now = map(_item, map(_instance_dict, self.link_objects), self.link_steps)
-                if not all(map(_is, stored_now, self.link_nexts)):
+        attribute_links, item_links = self.attribute_links, self.item_links
+        try:
+            if attribute_links.objects:
+                dicts = map(_instance_dict, attribute_links.objects)
+                if not all(
+                    map(_is, map(_item, dicts, attribute_links.steps), attribute_links.nexts)
+                ):
                     return False
-            except KeyError:  # a step's attribute was deleted
-                return False
+            if item_links.objects:
+                found = map(_getitem, item_links.objects, item_links.steps)
+                if not all(map(_is, found, item_links.nexts)):
+                    return False
+        except (KeyError, IndexError):  # a step's attribute or item is gone
+            return False
         for node, how, structure, children in self.nodes:
             if how is _LIST:
                 if len(node) != len(children) or not all(map(_is, node, children)):
