@@ -65,6 +65,9 @@ class ReadSelector:
         self.prefixes = reads.prefixes
         # Per tuple of an instance's attribute names: those that start with a prefix.
         self._prefixed: dict[tuple[str, ...], tuple[str, ...]] = {}
+        # Per class met along a chain, per attribute name: whether reading it reads the
+        # instance's __dict__ alone. Kept by this method, as what it reads is.
+        self._stored: dict[type, dict[str, bool]] = {}
 
     def select(self, instance: Any, state: dict[str, Any]) -> Selected:
         """What the method reads of ``instance``, whose attributes are ``state``."""
@@ -78,7 +81,7 @@ class ReadSelector:
             # what it reads was collected) or the method's own AttributeError.
             value = state.get(str(chain[0]), _MISSING)
             if value is not _MISSING:
-                followed, value = follow(instance, value, chain, selected)
+                followed, value = self.follow(instance, value, chain, selected)
                 selected.values[followed] = value
         return selected
 
@@ -92,53 +95,49 @@ class ReadSelector:
             self._prefixed[names] = found
         return found
 
+    def follow(
+        self, instance: Any, value: Any, chain: ReadPath, selected: Selected
+    ) -> tuple[EntryName, Any]:
+        """Where ``chain`` leads from ``value`` (the instance's ``chain[0]``): the part of the
+        chain followed, and the value there; each step taken is added to ``selected``."""
+        for depth in range(1, len(chain)):
+            step = chain[depth]
+            found = _MISSING
+            if value is instance:
+                pass  # a back-reference: walked whole, it makes every attribute count
+            elif type(step) is Item:
+                container = type(value)
+                if container is dict:
+                    found = value.get(step.key, _MISSING)
+                elif container is list and type(step.key) is int and step.key < len(value):
+                    found = value[step.key]
+                if found is not _MISSING:
+                    selected.item_links.append((value, step.key, found))
+            elif self._stored_attribute(value, str(step)):
+                found = value.__dict__.get(step, _MISSING)
+                if found is not _MISSING:
+                    selected.attribute_links.append((value, step, found))
+            if found is _MISSING:
+                return (str(chain[0]) if depth == 1 else chain[:depth]), value
+            value = found
+        return chain, value
 
-def follow(instance: Any, value: Any, chain: ReadPath, selected: Selected) -> tuple[EntryName, Any]:
-    """Where ``chain`` leads from ``value`` (the instance's ``chain[0]``): the part of the
-    chain followed, and the value there; each step taken is added to ``selected``'s links."""
-    for depth in range(1, len(chain)):
-        step = chain[depth]
-        found = _MISSING
-        if value is instance:
-            pass  # a back-reference: walked whole, it makes every attribute count
-        elif type(step) is Item:
-            container = type(value)
-            if container is dict:
-                found = value.get(step.key, _MISSING)
-            elif container is list and type(step.key) is int and step.key < len(value):
-                found = value[step.key]
-            if found is not _MISSING:
-                selected.item_links.append((value, step.key, found))
-        elif _stored_attribute(value, str(step)):
-            found = value.__dict__.get(step, _MISSING)
-            if found is not _MISSING:
-                selected.attribute_links.append((value, step, found))
-        if found is _MISSING:
-            return (str(chain[0]) if depth == 1 else chain[:depth]), value
-        value = found
-    return chain, value
-
-
-# Per class, per attribute name: whether reading it is reading the instance's __dict__.
-_STORED: dict[type, dict[str, bool]] = {}
-
-
-def _stored_attribute(value: Any, name: str) -> bool:
-    """Whether ``value.name`` reads ``value``'s ``__dict__`` and nothing else."""
-    cls = type(value)
-    per_class = _STORED.get(cls)
-    if per_class is None:
-        per_class = _STORED[cls] = {}
-    stored = per_class.get(name)
-    if stored is None:
-        stored = per_class[name] = (
-            kind(value) is OBJECT
-            and bool(cls.__dictoffset__)
-            and not slot_names(cls)
-            and inspect.getattr_static(cls, "__getattribute__") is _OBJECT_GETATTRIBUTE
-            and inspect.getattr_static(cls, name, _MISSING) is _MISSING
-        )
-    return stored
+    def _stored_attribute(self, value: Any, name: str) -> bool:
+        """Whether ``value.name`` reads ``value``'s ``__dict__`` and nothing else."""
+        cls = type(value)
+        per_class = self._stored.get(cls)
+        if per_class is None:
+            per_class = self._stored[cls] = {}
+        stored = per_class.get(name)
+        if stored is None:
+            stored = per_class[name] = (
+                kind(value) is OBJECT
+                and bool(cls.__dictoffset__)
+                and not slot_names(cls)
+                and inspect.getattr_static(cls, "__getattribute__") is _OBJECT_GETATTRIBUTE
+                and inspect.getattr_static(cls, name, _MISSING) is _MISSING
+            )
+        return stored
 
 
 def entry_path(name: EntryName) -> Path:
