@@ -412,3 +412,22 @@ def test_what_the_method_writes_to_an_item_lands_on_the_real_dict():
     np.testing.assert_allclose(model.apply(2.0), np.full(2, 2.0))
     assert model.cache is cache and cache["calls"] == 1
     assert not jaxcompat.is_tracer(cache["w"])
+
+
+class NamedInAString:
+    """getattr with a string names the attribute as written: Python mangles only code."""
+
+    def __init__(self):
+        setattr(self, "__scale", 2.0)
+        self.w = jnp.ones(2)
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.w * x * getattr(self, "__scale")
+
+
+def test_a_name_in_a_string_is_read_as_written():
+    model = NamedInAString()
+    np.testing.assert_allclose(model.apply(1.0), np.full(2, 2.0))
+    setattr(model, "__scale", 3.0)
+    np.testing.assert_allclose(model.apply(1.0), np.full(2, 3.0))
