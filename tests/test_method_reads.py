@@ -8,6 +8,7 @@ reads every attribute whose name starts with ``layer``. All assertions are ident
 every matrix row.
 """
 
+import dataclasses
 import io
 
 import jax
@@ -170,6 +171,28 @@ def test_a_chain_through_code_counts_the_object_where_the_code_runs_whole(where)
     check(model, 4.0)
 
 
+@dataclasses.dataclass
+class DataConfig:
+    """A dataclass with defaults: the class holds each default, the instance its value."""
+
+    rate: float = 2.0
+    vocabulary: dict = dataclasses.field(default_factory=lambda: {i: i for i in range(10_000)})
+
+
+def test_a_chain_through_a_dataclass_with_defaults_reads_the_instance_values():
+    model = Model()
+    model.config.optimizer = DataConfig()
+    check(model, 2.0)
+    traces = model.traces
+    model.config.optimizer.vocabulary[0] = -1  # unread
+    check(model, 2.0)
+    assert model.traces == traces
+    model.config.optimizer.rate = 3.0
+    check(model, 3.0)
+    del model.config.optimizer.rate  # the class's default, 2.0, as the method reads it
+    check(model, 2.0)
+
+
 class ReadsAProperty(Model):
     def plain(self, x):
         return self.w * x * self.config.doubled_base
@@ -243,31 +266,6 @@ def test_what_the_method_writes_at_the_end_of_a_chain_lands_on_the_real_object()
     np.testing.assert_allclose(model.apply(2.0), np.full(2, 2.0))
     assert model.model.params is params and params.seen == 1
     assert not jaxcompat.is_tracer(params.w)
-
-
-class Child:
-    def __init__(self, parent):
-        self.parent = parent
-
-
-class ReadsBackThroughAChain:
-    def __init__(self):
-        self.w = jnp.ones(2)
-        self.scale = 2.0
-        self.child = Child(self)
-
-    @jaxcompat.jit
-    def apply(self, x):
-        return self.child.parent.w * x * self.child.parent.scale
-
-
-def test_a_chain_that_leads_back_to_self_makes_every_attribute_count():
-    model = ReadsBackThroughAChain()
-    np.testing.assert_allclose(model.apply(1.0), np.full(2, 2.0))
-    model.scale = 3.0
-    np.testing.assert_allclose(model.apply(1.0), np.full(2, 3.0))
-    model.w = jnp.full(2, 2.0)
-    np.testing.assert_allclose(model.apply(1.0), np.full(2, 6.0))
 
 
 class Layered:

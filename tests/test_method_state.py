@@ -643,8 +643,22 @@ class Parent:
         return self.child.total(x)
 
 
-def test_state_reached_back_through_what_the_method_reads_counts():
-    model = Parent()
+class ReadsBackThroughAChain:
+    """The method's read chains (self.child.parent.w) lead back to self."""
+
+    def __init__(self):
+        self.w = jnp.ones(2)
+        self.scale = 2.0
+        self.child = Child(self)
+
+    @jaxcompat.jit
+    def apply(self, x):
+        return self.child.parent.w * x * self.child.parent.scale
+
+
+@pytest.mark.parametrize("cls", [Parent, ReadsBackThroughAChain], ids=["method", "chain"])
+def test_state_reached_back_through_what_the_method_reads_counts(cls):
+    model = cls()
     np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 2.0))
     model.scale = 3.0
     np.testing.assert_allclose(model.apply(1.0), jnp.full(2, 3.0))

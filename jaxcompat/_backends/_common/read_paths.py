@@ -16,7 +16,9 @@ reached there counts whole. It stops at:
 * an attribute of a value that is not a plain object (a list, a dict, a registered pytree,
   an object compared by its own ``==``), or of one with slots or its own
   ``__getattribute__``;
-* an attribute its class defines (a method, a property, any descriptor);
+* an attribute its class makes a data descriptor (a property): it comes before the
+  ``__dict__`` (a method or a dataclass field's default comes after it, so a name stored
+  in the ``__dict__`` is followed);
 * an item of anything but a ``dict`` or a ``list`` (a subclass may define ``__getitem__``);
 * an attribute or item that is not there (the method then meets its own error, or the
   class's ``__getattr__``);
@@ -123,7 +125,12 @@ class ReadSelector:
         return chain, value
 
     def _stored_attribute(self, value: Any, name: str) -> bool:
-        """Whether ``value.name`` reads ``value``'s ``__dict__`` and nothing else."""
+        """Whether ``value.name`` reads ``value``'s ``__dict__`` when the name is there.
+
+        Python's lookup puts a data descriptor of the class (a property, a slot) before the
+        instance's ``__dict__``, and anything else the class holds (a method, a dataclass
+        field's default) after it.
+        """
         cls = type(value)
         per_class = self._stored.get(cls)
         if per_class is None:
@@ -135,9 +142,14 @@ class ReadSelector:
                 and bool(cls.__dictoffset__)
                 and not slot_names(cls)
                 and inspect.getattr_static(cls, "__getattribute__") is _OBJECT_GETATTRIBUTE
-                and inspect.getattr_static(cls, name, _MISSING) is _MISSING
+                and not _is_data_descriptor(inspect.getattr_static(cls, name, None))
             )
         return stored
+
+
+def _is_data_descriptor(class_attribute: Any) -> bool:
+    kind_of_attribute = type(class_attribute)
+    return hasattr(kind_of_attribute, "__set__") or hasattr(kind_of_attribute, "__delete__")
 
 
 def entry_path(name: EntryName) -> Path:

@@ -249,21 +249,13 @@ def _place_along_chains(
             if child_copy is None or child_copy is child:
                 child_kind = kind(child)
                 child_copy = _empty_copy(child, child_kind)
-                _fill(child_copy, child_kind, child, _children(child, child_kind))
+                _fill(child_copy, child_kind, child, children_of(child, child_kind, "self")[1])
                 shadowed.built[id(child)] = child_copy
                 made.append((child, child_copy, child_kind))
             _set_step(parent, step, child_copy)
             parent, original = child_copy, child
         _set_step(parent, name[-1], rebuilt[name])
     return made
-
-
-def _children(value: Any, value_kind: int) -> list[Any]:
-    if value_kind is LIST:
-        return list(value)
-    if value_kind is DICT:
-        return list(value.values())
-    return list(read_state(value).values())
 
 
 def _set_step(parent: Any, step: Any, value: Any) -> None:
