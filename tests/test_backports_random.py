@@ -62,12 +62,42 @@ def key_of(case):
     return random.PRNGKey(case["seed"]) if case["raw_key"] else random.key(case["seed"])
 
 
+def relative_tolerance(case, dtype):
+    """How far a case's samples may be from the newest's: not at all (bit for bit), but for
+    the floats of method="approximate". Those are exponentiated sums of logs of normal and
+    exponential draws: XLA releases round erf_inv and log differently in the last place,
+    and exp turns the log's last place into a relative error of about |log x| of x's
+    (measured: vmap of the newest's own chisquare is 22 units in the last place from its
+    unbatched draw, at log x = -12). Within 1e-5 (or one unit of a 16-bit float)."""
+    if case["kwargs"].get("method") != "approximate" or not case["dtype"].startswith(
+        ("float", "bfloat")
+    ):
+        return 0.0
+    return max(1e-5, float(jnp.finfo(dtype).eps))
+
+
+def assert_same_samples(drawn, expected_bits, case):
+    drawn = np.asarray(drawn)
+    unsigned = np.dtype(f"uint{8 * drawn.dtype.itemsize}")
+    tolerance = relative_tolerance(case, drawn.dtype)
+    if tolerance == 0:
+        assert drawn.view(unsigned).ravel().tolist() == list(expected_bits), case_id(case)
+        return
+    expected = np.asarray(expected_bits, unsigned).view(drawn.dtype).reshape(drawn.shape)
+    np.testing.assert_allclose(
+        drawn.astype(np.float64),
+        expected.astype(np.float64),
+        rtol=tolerance,
+        atol=0,
+        err_msg=case_id(case),
+    )
+
+
 def assert_bits(samples, case):
     samples = np.asarray(samples)
     assert str(samples.dtype) == case["dtype"], case_id(case)
     assert list(samples.shape) == case["shape"], case_id(case)
-    unsigned = np.dtype(f"uint{8 * samples.dtype.itemsize}")
-    assert samples.view(unsigned).ravel().tolist() == case["bits"], case_id(case)
+    assert_same_samples(samples, case["bits"], case)
 
 
 # A sampler compiles once per key kind, parameter shapes and dtypes, shape and dtype, which
@@ -103,7 +133,8 @@ def test_batched_keys_draw_what_each_key_draws(case):
     keys = random.split(random.key(case["seed"]), 3)
     batched = np.asarray(jax.vmap(lambda k: call(case, k))(keys))
     for i in range(3):
-        np.testing.assert_array_equal(batched[i], call(case, keys[i]))
+        unbatched = np.asarray(call(case, keys[i]))
+        assert_same_samples(batched[i], unbatched.view(f"u{unbatched.itemsize}").ravel(), case)
 
 
 @jax.jit

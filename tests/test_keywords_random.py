@@ -131,3 +131,127 @@ def test_gumbel_mode_keeps_the_out_sharding_asked(mode):
         )
     assert placed.sharding.spec == PartitionSpec("x")
     np.testing.assert_array_equal(placed, plain)
+
+
+# method= of gamma, loggamma, beta, chisquare and poisson (JAX 0.11.1). Each case: the
+# sampler, its parameters after the key, and the newest's error for an unknown method.
+METHOD_SAMPLERS = {
+    "gamma": (2.0,),
+    "loggamma": (2.0,),
+    "beta": (2.0, 3.0),
+    "chisquare": (4.0,),
+    "poisson": (3.0,),
+}
+
+
+@pytest.mark.parametrize("name", sorted(METHOD_SAMPLERS))
+def test_unknown_method_is_the_newests_error(name):
+    with pytest.raises(ValueError, match="method argument") as raised:
+        getattr(random, name)(KEY, *METHOD_SAMPLERS[name], method="fast")
+    assert str(raised.value) == (
+        f"method argument to `{name}` must be one of {{'exact', 'approximate'}}, got 'fast'"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(METHOD_SAMPLERS))
+def test_method_exact_is_the_default_sampler(name):
+    sampler = getattr(random, name)
+    np.testing.assert_array_equal(
+        sampler(KEY, *METHOD_SAMPLERS[name], (3,), method="exact"),
+        sampler(KEY, *METHOD_SAMPLERS[name], (3,)),
+    )
+
+
+def test_approximate_samples_have_the_distributions_moments():
+    # 20,000 draws: each mean within four standard errors of the distribution's.
+    key = random.PRNGKey(11)
+    draws = 20_000
+    for name, parameters, mean, variance in [
+        ("gamma", (0.3,), 0.3, 0.3),
+        ("gamma", (40.0,), 40.0, 40.0),
+        ("beta", (2.0, 6.0), 0.25, 12 / (64 * 9)),
+        ("chisquare", (5.0,), 5.0, 10.0),
+        ("poisson", (2.5,), 2.5, 2.5),
+        ("poisson", (300.0,), 300.0, 300.0),
+    ]:
+        samples = getattr(random, name)(key, *parameters, (draws,), method="approximate")
+        samples = np.asarray(samples, np.float64)
+        assert abs(samples.mean() - mean) < 4 * np.sqrt(variance / draws), (name, parameters)
+        assert np.isclose(samples.var(), variance, rtol=0.1), (name, parameters)
+    log_samples = np.asarray(random.loggamma(key, 0.3, (draws,), method="approximate"))
+    np.testing.assert_allclose(
+        np.exp(log_samples), random.gamma(key, 0.3, (draws,), method="approximate"), rtol=1e-5
+    )
+
+
+@pytest.mark.parametrize("name", ["gamma", "beta", "chisquare"])
+def test_approximate_samples_differentiate_along_the_draw(name):
+    # The draws are a smooth map of the parameter for a fixed key: the gradient is that
+    # map's derivative, here against central differences.
+    sampler = getattr(random, name)
+    rest = METHOD_SAMPLERS[name][1:]
+
+    def sample(first):
+        return sampler(KEY, first, *rest, (4,), method="approximate")
+
+    first = jnp.float32(METHOD_SAMPLERS[name][0])
+    gradient = jax.jacfwd(sample)(first)
+    step = 1e-2
+    central = (np.asarray(sample(first + step)) - np.asarray(sample(first - step))) / (2 * step)
+    np.testing.assert_allclose(gradient, central, rtol=2e-2, atol=1e-4)
+    reverse = jax.grad(lambda a: sample(a).sum())(first)
+    np.testing.assert_allclose(reverse, np.sum(gradient), rtol=1e-5)
+
+
+def test_approximate_samplers_jit_and_vmap():
+    lam = jnp.array([0.5, 6.9, 7.0, 40.0])
+    eager = random.poisson(KEY, lam, method="approximate")
+    jitted = jax.jit(lambda key, lam: random.poisson(key, lam, method="approximate"))
+    np.testing.assert_array_equal(jitted(KEY, lam), eager)
+    keys = random.split(KEY, 3)
+    batched = jax.vmap(lambda key: random.gamma(key, 2.0, (5,), method="approximate"))(keys)
+    assert batched.shape == (3, 5) and batched.dtype == jnp.float32
+    np.testing.assert_allclose(
+        batched[1], random.gamma(keys[1], 2.0, (5,), method="approximate"), rtol=1e-5
+    )
+
+
+def test_approximate_poisson_checks_the_shape_and_takes_any_key():
+    with pytest.raises(ValueError, match="broadcastable") as raised:
+        random.poisson(KEY, jnp.ones((2, 1)), (2,), method="approximate")
+    assert str(raised.value) == (
+        "lam shape must be broadcastable to shape argument; got lam.shape (2, 1), shape (2,)"
+    )
+    with pytest.raises(ValueError, match="Incompatible shapes") as raised:
+        random.poisson(KEY, jnp.ones(3), (2,), method="approximate")
+    assert str(raised.value) == "Incompatible shapes for broadcasting: shapes=[(3,), (2,)]"
+    needs("random.wrap_key_data")  # typed keys of a chosen implementation: JAX 0.4.16
+    # The exact sampler is threefry's only; the approximate one draws with any key.
+    counts = random.poisson(random.key(1, impl="rbg"), 4.0, (6,), method="approximate")
+    assert counts.shape == (6,) and counts.dtype == jnp.int32
+    assert (np.asarray(counts) >= 0).all()
+
+
+@pytest.mark.parametrize("name", ["gamma", "poisson"])
+def test_approximate_samples_keep_the_out_sharding_asked(name):
+    import inspect
+
+    native = getattr(jax.random, name)
+    if "out_sharding" not in inspect.signature(native).parameters:
+        pytest.skip(f"JAX {jax.__version__}'s {name} takes no out_sharding (sharding in types)")
+    from jaxcompat.sharding import AxisType, NamedSharding, PartitionSpec
+
+    mesh = jaxcompat.make_mesh((2,), ("x",), axis_types=(AxisType.Explicit,))
+    sampler = getattr(random, name)
+    key = random.key(1)
+    plain = sampler(key, *METHOD_SAMPLERS[name], (8,), method="approximate")
+    with jaxcompat.set_mesh(mesh):
+        placed = sampler(
+            key,
+            *METHOD_SAMPLERS[name],
+            (8,),
+            method="approximate",
+            out_sharding=NamedSharding(mesh, PartitionSpec("x")),
+        )
+    assert placed.sharding.spec == PartitionSpec("x")
+    np.testing.assert_allclose(placed, plain, rtol=1e-6)

@@ -95,6 +95,29 @@ CASES: list[tuple[str, int, bool, list[Any], dict[str, Any]]] = [
         [10, [4], False, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]],
         {"mode": "high"},
     ),
+    # method="approximate" of gamma, loggamma, beta, chisquare and poisson (the newest's
+    # loop-free samplers): shapes from near zero to large, in both regimes of poisson (the
+    # truncated cdf below a mean of 7, Peizer-Pratt above) and at the split.
+    ("gamma", 1, False, [[0.01, 0.5, 1.0, 3.0, 50.0, 1e4]], {"method": "approximate"}),
+    ("gamma", 2, True, [2.5], {"shape": [7], "method": "approximate"}),
+    (
+        "gamma",
+        3,
+        False,
+        [[0.3, 4.0]],
+        {"shape": [3, 2], "dtype": "float16", "method": "approximate"},
+    ),
+    ("loggamma", 1, False, [[0.01, 0.5, 3.0, 50.0]], {"method": "approximate"}),
+    ("beta", 1, False, [[0.2, 1.0, 5.0], [[0.5], [3.0]]], {"method": "approximate"}),
+    ("chisquare", 1, True, [[0.5, 1.0, 4.0, 100.0]], {"method": "approximate"}),
+    (
+        "poisson",
+        1,
+        False,
+        [[0.0, 0.5, 3.0, 6.9, 7.0, 20.0, 1e3, 1e6]],
+        {"method": "approximate"},
+    ),
+    ("poisson", 2, True, [[2.0, 30.0]], {"shape": [5, 2], "method": "approximate"}),
 ]
 
 

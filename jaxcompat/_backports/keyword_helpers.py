@@ -39,6 +39,7 @@ from .._stable_names.keyword_kinds import (
     REGISTERED_WITH_KEYS,
     SAME_RESULT_BY_ANY_METHOD,
     SAMPLED_AS_ASKED,
+    SAMPLED_BY_METHOD,
     SET_FILLED_TO_SIZE,
     SORTED_AS_ASKED,
     SORTED_IN_ONE_BATCH,
@@ -102,6 +103,7 @@ from .keywords_random import (
     orthogonal_to_size,
     sampled_as_asked,
 )
+from .keywords_random_methods import sampled_by_method
 from .keywords_sets import set_filled_to_size, sorted_in_one_batch, stable_by_the_release
 
 __all__ = ["HONOURS"]
@@ -150,4 +152,5 @@ HONOURS: dict[str, Callable[..., Any]] = {
     DTYPE_AS_IMPL: dtype_as_impl,
     SUBSET_WHERE_COMPUTABLE: subset_where_computable,
     PADDED_CONSISTENTLY: padded_consistently,
+    SAMPLED_BY_METHOD: sampled_by_method,
 }

@@ -56,6 +56,7 @@ __all__ = [
     "REGISTERED_WITH_KEYS",
     "SAME_RESULT_BY_ANY_METHOD",
     "SAMPLED_AS_ASKED",
+    "SAMPLED_BY_METHOD",
     "SET_FILLED_TO_SIZE",
     "SORTED_AS_ASKED",
     "SORTED_IN_ONE_BATCH",
@@ -118,6 +119,7 @@ ORTHOGONAL_TO_SIZE = "orthogonal to size"
 DTYPE_AS_IMPL = "dtype as impl"
 SUBSET_WHERE_COMPUTABLE = "subset where computable"
 PADDED_CONSISTENTLY = "padded consistently"
+SAMPLED_BY_METHOD = "sampled by method"
 
 
 @dataclass(frozen=True)

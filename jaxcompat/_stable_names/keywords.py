@@ -53,6 +53,7 @@ from .keyword_kinds import (
     REGISTERED_WITH_KEYS,
     SAME_RESULT_BY_ANY_METHOD,
     SAMPLED_AS_ASKED,
+    SAMPLED_BY_METHOD,
     SET_FILLED_TO_SIZE,
     SORTED_AS_ASKED,
     SORTED_IN_ONE_BATCH,
@@ -500,6 +501,16 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         "replace", SAMPLED_AS_ASKED, default=True, paths=frozenset({"jax.random.categorical"})
     ),
     KeywordRule("m", ORTHOGONAL_TO_SIZE, paths=frozenset({"jax.random.orthogonal"})),
+    # JAX 0.11.1: gamma, loggamma, beta, chisquare and poisson take method="approximate",
+    # a loop-free sampler; "exact", the default, is every older release's sampler.
+    KeywordRule(
+        "method",
+        SAMPLED_BY_METHOD,
+        default="exact",
+        paths=frozenset(
+            f"jax.random.{name}" for name in ("gamma", "loggamma", "beta", "chisquare", "poisson")
+        ),
+    ),
     # JAX 0.10.1: key and wrap_key_data take dtype= (a key dtype or an implementation's
     # name), impl= under another name.
     KeywordRule(
