@@ -203,3 +203,32 @@ def test_quantile_weights_errors_are_the_newest(keywords, error, message):
     with pytest.raises(error) as raised:
         cnp.quantile(DATA, 0.5, **keywords)
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_inverted_cdf_without_weights_counts_each_value_once(name):
+    # method="inverted_cdf" alone (JAX 0.10.0) is every weight 1: the smallest value whose
+    # count, in ascending order, reaches q of the values (NumPy's inverted_cdf).
+    function = getattr(cnp, name)
+    scale = 100.0 if name.endswith("percentile") else 1.0
+    ones = np.ones(7)
+    for q in (0.0, 0.3, 0.5, 1.0):
+        result = function(DATA, q * scale, axis=1, method="inverted_cdf")
+        expected = [_weighted_inverted_cdf(d, ones, q) for d in DATA]
+        np.testing.assert_array_equal(result, expected)
+        np.testing.assert_array_equal(result, np.quantile(DATA, q, axis=1, method="inverted_cdf"))
+    integers = function(np.array([3, 1, 4, 1, 5]), 0.5 * scale, method="inverted_cdf")
+    assert float(integers) == 3.0 and integers.dtype == jax.numpy.result_type(float)
+    data = DATA.copy()
+    data[0, 2] = np.nan
+    result = function(data, 0.5 * scale, axis=1, method="inverted_cdf")
+    row = np.delete(data[0], 2)
+    first = _weighted_inverted_cdf(row, ones[:6], 0.5) if name.startswith("nan") else np.nan
+    np.testing.assert_array_equal(result[0], first)
+    # The other methods are the release's own, as written.
+    np.testing.assert_array_equal(
+        function(DATA, 0.5 * scale, axis=1, method="lower"),
+        np.quantile(DATA, 0.5, axis=1, method="lower"),
+    )
+    jitted = jax.jit(lambda a: function(a, 0.5 * scale, method="inverted_cdf"))
+    assert float(jitted(DATA[0])) == _weighted_inverted_cdf(DATA[0], ones, 0.5)

@@ -72,6 +72,17 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
             or (rule.numpy_fixed_in is not None and not _numpy_from(rule.numpy_fixed_in))
         ):
             found[parameter] = (first, rule)
+    # Newest values of parameters the release's function names (not in the keyword data,
+    # which records parameters): from the release that takes them, the release's own.
+    for rule in KEYWORD_RULES:
+        if (
+            rule.new_values is not None
+            and rule.paths is not None
+            and jax_path in rule.paths
+            and rule.fixed_in is not None
+            and not _installed_from(rule.fixed_in)
+        ):
+            found[rule.parameter] = (rule.fixed_in, rule)
     return found
 
 
@@ -196,8 +207,10 @@ def accept_newest_keywords(
                 kwargs[name] = value
         honoured: dict[str, dict[str, Any]] = {}  # helper kind -> the values it honours
         for name, (first, rule) in missing.items():
-            if name not in kwargs:
-                continue
+            if name not in kwargs or (
+                rule.new_values is not None and not _is_new_value(kwargs[name], rule.new_values)
+            ):
+                continue  # left out, or a value the release's own function takes
             value = kwargs.pop(name)
             if _is_default(value, rule.default) or _places_nothing(name, value):
                 continue  # the same as leaving it out
@@ -284,6 +297,11 @@ def _class_taking_newest_keywords(
         return release_class
     adapted.__signature__ = _newest_signature(own, missing, [])  # type: ignore[attr-defined]
     return adapted
+
+
+def _is_new_value(value: Any, new_values: tuple[Any, ...]) -> bool:
+    """Whether ``value`` is one of a parameter's newest values (plain values: a str, ...)."""
+    return any(type(value) is type(new) and value == new for new in new_values)
 
 
 def _is_default(value: Any, default: Any) -> bool:

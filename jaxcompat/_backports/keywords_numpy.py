@@ -248,20 +248,24 @@ def weighted_by_inverted_cdf(
     function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
 ) -> Any:
     """quantile, percentile, nanquantile and nanpercentile before JAX 0.10.0, with weights=
-    (only with method="inverted_cdf", new in 0.10.0 too): along the axes reduced, the
-    smallest value whose cumulative weight, in ascending order of the values, reaches q of
-    the total weight. A negative or NaN weight gives NaN, as a NaN value does (the nan
-    functions leave NaN values out instead)."""
+    (only with method="inverted_cdf", new in 0.10.0 too), or with that method alone (every
+    weight 1): along the axes reduced, the smallest value whose cumulative weight, in
+    ascending order of the values, reaches q of the total weight. A negative or NaN weight
+    gives NaN, as a NaN value does (the nan functions leave NaN values out instead)."""
     name = path.rpartition(".")[2]
     call = inspect.signature(function).bind(*args, **kwargs).arguments
     if call.get("overwrite_input", False) or call.get("out") is not None:
         raise ValueError(f"jax.numpy.{name} does not support overwrite_input=True or out != None")
     method, axis, keepdims = (
-        call.get("method", "linear"),
+        values.get("method", call.get("method", "linear")),
         call.get("axis"),
         call.get("keepdims", False),
     )
-    a, weights = jnp.asarray(call["a"]), jnp.asarray(values["weights"])
+    a = jnp.asarray(call["a"])
+    if "weights" in values:
+        weights = jnp.asarray(values["weights"])
+    else:  # method="inverted_cdf" alone: the newest's weights of one, in a's inexact dtype
+        weights = jnp.ones(a.shape, jnp.result_type(a.dtype, float))
     if method not in _QUANTILE_METHODS:
         raise ValueError(
             "method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or "

@@ -483,6 +483,20 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
             for name in ("quantile", "percentile", "nanquantile", "nanpercentile")
         ),
     ),
+    # JAX 0.10.0: method="inverted_cdf" of the same functions, with or without weights (the
+    # smallest value whose cumulative count reaches q of the total); the other methods are
+    # every older release's.
+    KeywordRule(
+        "method",
+        WEIGHTED_BY_INVERTED_CDF,
+        default="linear",
+        paths=frozenset(
+            f"jax.numpy.{name}"
+            for name in ("quantile", "percentile", "nanquantile", "nanpercentile")
+        ),
+        fixed_in="0.10.0",
+        new_values=("inverted_cdf",),
+    ),
     # JAX 0.5.3 (gumbel) and 0.6.1 (bernoulli): mode="high" draws twice the random bits, for
     # a wider range of values; "low" is every older release's sampler. JAX 0.5.3:
     # categorical(replace=False) draws without replacement; 0.6.2: categorical and choice
