@@ -23,6 +23,7 @@ from .._stable_names.keyword_kinds import (
     FACTORED_AS_ASKED,
     FILLED_TO_SIZE,
     FLAT_INDEX_IN_THE_DTYPE,
+    GATHERED_AS_ASKED,
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     LEAVES_CHOSEN_BY_PATH,
@@ -62,6 +63,7 @@ from .keywords_arrays import (
     placed_where_concrete,
     unpacked_as_asked,
 )
+from .keywords_collectives import gathered_as_asked
 from .keywords_honoured import (
     as_dot_general,
     cast_before_the_product,
@@ -153,4 +155,5 @@ HONOURS: dict[str, Callable[..., Any]] = {
     SUBSET_WHERE_COMPUTABLE: subset_where_computable,
     PADDED_CONSISTENTLY: padded_consistently,
     SAMPLED_BY_METHOD: sampled_by_method,
+    GATHERED_AS_ASKED: gathered_as_asked,
 }

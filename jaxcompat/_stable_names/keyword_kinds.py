@@ -38,6 +38,7 @@ __all__ = [
     "FACTORED_AS_ASKED",
     "FILLED_TO_SIZE",
     "FLAT_INDEX_IN_THE_DTYPE",
+    "GATHERED_AS_ASKED",
     "INDICES_OF_THE_DTYPE",
     "KEYS_JOINED_AS_ASKED",
     "LEAVES_CHOSEN_BY_PATH",
@@ -120,6 +121,7 @@ DTYPE_AS_IMPL = "dtype as impl"
 SUBSET_WHERE_COMPUTABLE = "subset where computable"
 PADDED_CONSISTENTLY = "padded consistently"
 SAMPLED_BY_METHOD = "sampled by method"
+GATHERED_AS_ASKED = "gathered as asked"
 
 
 @dataclass(frozen=True)

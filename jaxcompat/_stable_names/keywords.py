@@ -35,6 +35,7 @@ from .keyword_kinds import (
     FACTORED_AS_ASKED,
     FILLED_TO_SIZE,
     FLAT_INDEX_IN_THE_DTYPE,
+    GATHERED_AS_ASKED,
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     LEAVES_CHOSEN_BY_PATH,
@@ -524,6 +525,11 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         paths=frozenset(
             f"jax.random.{name}" for name in ("gamma", "loggamma", "beta", "chisquare", "poisson")
         ),
+    ),
+    # JAX 0.8.2: all_gather(to=) types the result across the axes: "invarying" (the same on
+    # every device, for shard_map's check) is composed; "reduced" needs 0.8.2's reduced axes.
+    KeywordRule(
+        "to", GATHERED_AS_ASKED, default="varying", paths=frozenset({"jax.lax.all_gather"})
     ),
     # JAX 0.10.1: key and wrap_key_data take dtype= (a key dtype or an implementation's
     # name), impl= under another name.
