@@ -510,6 +510,32 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
         lines += ["", f"### {heading}", "", why, "", "| call | on |", "|---|---|"]
         for pair in sorted(shown):
             lines.append(f"| `{pair}` | {', '.join(_ranges(releases, shown[pair]))} |")
+    return lines + _value_rules()
+
+
+def _value_rules() -> list[str]:
+    """The rules for newest values of keywords that older releases' functions name."""
+    from jaxcompat._stable_names.keywords import KEYWORD_RULES
+
+    lines = [
+        "",
+        "### Newest values of keywords the release names",
+        "",
+        "The release's function takes the keyword, but not these values of it: jaxcompat "
+        "honours them on the releases before the one given, and passes every other value to "
+        "the release's function as it is. One value of an honoured keyword stays a clear "
+        "error: `jax.lax.all_gather(to='reduced')` before 0.8.2, which needs that release's "
+        "reduced axes (`to='invarying'` is honoured).",
+        "",
+        "| call | before |",
+        "|---|---|",
+    ]
+    for rule in KEYWORD_RULES:
+        if rule.new_values is None or rule.paths is None:
+            continue
+        for path in sorted(rule.paths):
+            for value in rule.new_values:
+                lines.append(f"| `{path}({rule.parameter}={value!r})` | {rule.fixed_in} |")
     return lines
 
 
