@@ -737,6 +737,37 @@ def test_custom_gradient_as_a_decorator_factory(module):
     assert pickle.loads(pickle.dumps(custom_gradient)) is custom_gradient
 
 
+@pytest.mark.parametrize("module", ["jaxcompat", "jaxcompat.custom_derivatives"])
+def test_custom_gradient_with_logs_gives_the_cotangents(module):
+    # with_logs=True (JAX 0.11.1): the gradient function returns (cotangents, logs); a plain
+    # VJP drops the logs, as the newest's does.
+    custom_gradient = importlib.import_module(module).custom_gradient
+
+    def sine_logging(x):
+        return jnp.sin(x), lambda g: ((g * 10.0,), {"seen": g})
+
+    for decorated in (
+        custom_gradient(sine_logging, with_logs=True),
+        custom_gradient(with_logs=True)(sine_logging),
+    ):
+        assert decorated(0.0) == 0.0
+        assert jax.grad(decorated)(1.0) == 10.0
+        assert jax.jit(jax.grad(decorated))(2.0) == 10.0
+
+
+def test_custom_gradient_remat_is_refused_as_the_newest_refuses_it_by_default():
+    def sine_with_remat(x):
+        def rematerialize(y):
+            return jnp.sin(y), lambda g: (g * jnp.cos(y),)
+
+        return jnp.sin(x), rematerialize
+
+    # The newest refuses remat=True unless jax_custom_vjp3 (a JAX 0.12.0 option, off by
+    # default) is on: at the first call there, as soon as it is asked for before.
+    with pytest.raises(NotImplementedError, match="jax_custom_vjp3"):
+        jaxcompat.custom_gradient(sine_with_remat, remat=True)(1.0)
+
+
 # --- jax.numpy.linalg and jax.numpy.fft ---------------------------------------------------
 
 SPD = np.array([[4.0, 2.0], [2.0, 3.0]], np.float32)

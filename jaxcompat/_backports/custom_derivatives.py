@@ -21,7 +21,7 @@ from jax._src import core as jax_core
 
 from .release_class import standing_for
 
-__all__ = ["with_nondiff_argnames", "zero_from_primal"]
+__all__ = ["logs_dropped", "with_nondiff_argnames", "zero_from_primal"]
 
 # Private on every release, and untyped.
 ad_util: Any = jax_ad_util
@@ -112,3 +112,42 @@ def with_optional_fun(release_function: Callable[..., Any]) -> Callable[..., Any
     custom_gradient.__module__ = "jaxcompat.custom_derivatives"
     custom_gradient.__qualname__ = "custom_gradient"
     return custom_gradient
+
+
+def logs_dropped(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """custom_gradient(with_logs=True) before JAX 0.11.1: the gradient function returns
+    ``(cotangents, logs)``, and the logs are dropped. The newest drops them too unless its
+    VJP function's ``with_logs`` method asks for them, which no older release's VJP function
+    has (a call to it is an AttributeError there, never a silent answer)."""
+    if not values["with_logs"]:
+        return function(*args, **kwargs)
+    bound = inspect.signature(function).bind(*args, **kwargs)
+    fun = bound.arguments.get("fun")
+
+    def with_logs(fun: Callable[..., Any]) -> Any:
+        @functools.wraps(fun)
+        def logging_nothing(*primals: Any, **options: Any) -> Any:
+            out, gradient = fun(*primals, **options)
+
+            def cotangents(*out_cotangents: Any) -> Any:
+                returned = gradient(*out_cotangents)
+                if not (isinstance(returned, tuple) and len(returned) == 2):
+                    raise TypeError(
+                        "custom_gradient(with_logs=True): the gradient function must return "
+                        f"a pair (cotangents, logs); it returned {type(returned).__name__}"
+                    )
+                in_cotangents, logs = returned
+                if logs is not None and not isinstance(logs, dict):
+                    raise TypeError(
+                        "custom_gradient(with_logs=True): the logs must be a dict of named "
+                        f"pytrees or None, not {type(logs).__name__}"
+                    )
+                return in_cotangents
+
+            return out, cotangents
+
+        return function(logging_nothing)
+
+    return with_logs if fun is None else with_logs(fun)

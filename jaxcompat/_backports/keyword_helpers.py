@@ -27,6 +27,7 @@ from .._stable_names.keyword_kinds import (
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     LEAVES_CHOSEN_BY_PATH,
+    LOGS_DROPPED,
     MAPPED_IN_BATCHES,
     MASKED_AS_ZERO_WEIGHT,
     NEGATIVE_INDICES_AS_ALLOWED,
@@ -54,6 +55,7 @@ from .._stable_names.keyword_kinds import (
     VMAP_METHOD_AS_VECTORIZED,
     WEIGHTED_BY_INVERTED_CDF,
 )
+from .custom_derivatives import logs_dropped
 from .keywords_arrays import (
     checked_against_the_shards,
     converted_with_copy,
@@ -156,4 +158,5 @@ HONOURS: dict[str, Callable[..., Any]] = {
     PADDED_CONSISTENTLY: padded_consistently,
     SAMPLED_BY_METHOD: sampled_by_method,
     GATHERED_AS_ASKED: gathered_as_asked,
+    LOGS_DROPPED: logs_dropped,
 }

@@ -42,6 +42,7 @@ __all__ = [
     "INDICES_OF_THE_DTYPE",
     "KEYS_JOINED_AS_ASKED",
     "LEAVES_CHOSEN_BY_PATH",
+    "LOGS_DROPPED",
     "MAPPED_IN_BATCHES",
     "MASKED_AS_ZERO_WEIGHT",
     "NEGATIVE_INDICES_AS_ALLOWED",
@@ -122,6 +123,7 @@ SUBSET_WHERE_COMPUTABLE = "subset where computable"
 PADDED_CONSISTENTLY = "padded consistently"
 SAMPLED_BY_METHOD = "sampled by method"
 GATHERED_AS_ASKED = "gathered as asked"
+LOGS_DROPPED = "logs dropped"
 
 
 @dataclass(frozen=True)

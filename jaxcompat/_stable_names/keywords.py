@@ -39,6 +39,7 @@ from .keyword_kinds import (
     INDICES_OF_THE_DTYPE,
     KEYS_JOINED_AS_ASKED,
     LEAVES_CHOSEN_BY_PATH,
+    LOGS_DROPPED,
     MAPPED_IN_BATCHES,
     MASKED_AS_ZERO_WEIGHT,
     NEGATIVE_INDICES_AS_ALLOWED,
@@ -530,6 +531,24 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # every device, for shard_map's check) is composed; "reduced" needs 0.8.2's reduced axes.
     KeywordRule(
         "to", GATHERED_AS_ASKED, default="varying", paths=frozenset({"jax.lax.all_gather"})
+    ),
+    # JAX 0.11.1: custom_gradient(with_logs=True): the gradient function also returns logs,
+    # which the newest hands out only through its VJP function's with_logs method (none
+    # before). JAX 0.12.0: remat=True needs the jax_custom_vjp3 and jax_remat3
+    # implementations, options of 0.12.0 that are off by default.
+    KeywordRule(
+        "with_logs",
+        LOGS_DROPPED,
+        default=False,
+        paths=frozenset({"jax.custom_gradient", "jax.custom_derivatives.custom_gradient"}),
+    ),
+    KeywordRule(
+        "remat",
+        REFUSED_BY_NEWEST,
+        "by default, as custom_vjp.defremat needs the jax_custom_vjp3 implementation, an "
+        "option of JAX 0.12.0",
+        default=False,
+        paths=frozenset({"jax.custom_gradient", "jax.custom_derivatives.custom_gradient"}),
     ),
     # JAX 0.10.1: key and wrap_key_data take dtype= (a key dtype or an implementation's
     # name), impl= under another name.
