@@ -82,7 +82,7 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
             and rule.fixed_in is not None
             and not _installed_from(rule.fixed_in)
         ):
-            found[rule.parameter] = (rule.fixed_in, rule)
+            found.setdefault(rule.parameter, (rule.fixed_in, rule))
     return found
 
 
@@ -208,7 +208,9 @@ def accept_newest_keywords(
         honoured: dict[str, dict[str, Any]] = {}  # helper kind -> the values it honours
         for name, (first, rule) in missing.items():
             if name not in kwargs or (
-                rule.new_values is not None and not _is_new_value(kwargs[name], rule.new_values)
+                rule.new_values is not None
+                and name in own.parameters
+                and not _is_new_value(kwargs[name], rule.new_values)
             ):
                 continue  # left out, or a value the release's own function takes
             value = kwargs.pop(name)

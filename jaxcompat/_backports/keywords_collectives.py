@@ -1,5 +1,5 @@
-"""``jax.lax.all_gather(to=)`` before JAX 0.8.2, which added it (the rule is in
-``_stable_names/keywords.py``).
+"""``jax.lax.all_gather(to=)`` before JAX 0.8.2, which added it, and its value "invarying"
+before JAX 0.10.0, which added that (the rule is in ``_stable_names/keywords.py``).
 
 ``to`` is the type of the result across the gathered axes: "varying" (the default) is every
 release's all_gather; "invarying" is the same values, typed as the same on every device, so
@@ -7,10 +7,11 @@ that shard_map's check accepts the result where an unmapped output needs it (``o
 without the axis); "reduced" types it as reduced across the axes, which needs the reduced
 axes of JAX 0.8.2.
 
-"invarying" is JAX's own ``lax.all_gather_invariant`` on JAX 0.6.2-0.8.1. Before 0.6.2 no
-gather is typed as the same on every device, but a psum is: each device's block is placed
-in zeros at its own index and the blocks summed, as unsigned integers of the value's width
-so that adding the zeros keeps every bit (a float's -0.0 and NaN payloads too).
+"invarying" is JAX's own ``lax.all_gather_invariant`` on JAX 0.6.2-0.8.1 (public there
+only). Elsewhere no public gather is typed as the same on every device, but a psum is:
+each device's block is placed in zeros at its own index and the blocks summed, as unsigned
+integers of the value's width so that adding the zeros keeps every bit (a float's -0.0 and
+NaN payloads too).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def gathered_as_asked(
     function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
 ) -> Any:
     """all_gather with to=: "invarying" as the same values typed as the same on every
-    device; "reduced" a clear error (reduced axes came in JAX 0.8.2)."""
+    device; "reduced" a clear error before JAX 0.8.2 (it needs reduced axes; from 0.8.2 the
+    release's own function takes it, and only "invarying" reaches here)."""
     to = values["to"]
     if to not in ("varying", "reduced", "invarying"):
         raise ValueError(

@@ -148,7 +148,9 @@ class KeywordRule:
     #: For a function that is NumPy's (``jnp.savez``): the first NumPy whose function takes
     #: the parameter; the rule applies with an older NumPy, whatever the JAX release.
     numpy_fixed_in: str | None = None
-    #: For a parameter that the release's function names but whose newest values it lacks
-    #: (quantile's method="inverted_cdf"): those values, which the rule honours before
-    #: ``fixed_in``; any other value is the release's own call, as written.
+    #: For a parameter whose newest values the release's function lacks although it names
+    #: the parameter (quantile's method="inverted_cdf"): those values, which the rule
+    #: honours before ``fixed_in``; any other value is the release's own call, as written.
+    #: (Where the release's function lacks the parameter itself, the rule takes every value
+    #: but the default, as any rule does.)
     new_values: tuple[Any, ...] | None = None

@@ -527,10 +527,16 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
             f"jax.random.{name}" for name in ("gamma", "loggamma", "beta", "chisquare", "poisson")
         ),
     ),
-    # JAX 0.8.2: all_gather(to=) types the result across the axes: "invarying" (the same on
-    # every device, for shard_map's check) is composed; "reduced" needs 0.8.2's reduced axes.
+    # JAX 0.8.2: all_gather(to=) types the result across the axes: "reduced" needs 0.8.2's
+    # reduced axes; 0.10.0 added "invarying" (the same on every device, for shard_map's
+    # check), which is composed before it.
     KeywordRule(
-        "to", GATHERED_AS_ASKED, default="varying", paths=frozenset({"jax.lax.all_gather"})
+        "to",
+        GATHERED_AS_ASKED,
+        default="varying",
+        paths=frozenset({"jax.lax.all_gather"}),
+        fixed_in="0.10.0",
+        new_values=("invarying",),
     ),
     # JAX 0.11.1: custom_gradient(with_logs=True): the gradient function also returns logs,
     # which the newest hands out only through its VJP function's with_logs method (none
