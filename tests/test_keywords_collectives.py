@@ -78,3 +78,17 @@ def test_reduced_needs_reduced_axes():
         f"{jaxcompat.JAX_VERSION_STRING} has no reduced axes to type the result with. Pass "
         "to='varying' (the default) or to='invarying', or upgrade JAX."
     )
+
+
+def test_a_tree_that_contains_itself_is_refused():
+    if jaxcompat.lax.all_gather is jax.lax.all_gather:
+        pytest.skip(f"JAX {jax.__version__}'s own all_gather takes to='invarying' (JAX's flatten)")
+    looped = [np.ones(4, np.float32)]
+    looped.append(looped)
+
+    def gather(block):
+        return jaxcompat.lax.all_gather([block, looped], "x", to="invarying")
+
+    mapped = jaxcompat.shard_map(gather, mesh=MESH, in_specs=P("x"), out_specs=P())
+    with pytest.raises(ValueError, match="contains itself"):
+        jax.jit(mapped)(jax.device_put(np.ones(8, np.float32), NamedSharding(MESH, P("x"))))

@@ -643,13 +643,8 @@ class Parent:
         return self.child.total(x)
 
 
-class ReadsBackThroughAChain:
+class ReadsBackThroughAChain(Parent):
     """The method's read chains (self.child.parent.w) lead back to self."""
-
-    def __init__(self):
-        self.w = jnp.ones(2)
-        self.scale = 2.0
-        self.child = Child(self)
 
     @jaxcompat.jit
     def apply(self, x):

@@ -23,6 +23,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from .._backends._common.cycles import refuse_cycles
 from .._version import JAX_VERSION_STRING
 
 __all__ = ["gathered_as_asked"]
@@ -56,6 +57,9 @@ def gathered_as_asked(
         # Groups are pmap's, where nothing is typed across devices: the newest gathers as
         # every release does there (under shard_map's check it refuses groups).
         return function(*args, **kwargs)
+    # A tree that contains itself is refused first (JAX's C++ flatten crashes on one on some
+    # releases).
+    refuse_cycles("lax.all_gather", (x,), {})
     invariant = getattr(jax.lax, "all_gather_invariant", None)
     if invariant is not None:  # JAX 0.6.2-0.8.1
         return invariant(x, axis_name, axis=axis, tiled=tiled)
