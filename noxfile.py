@@ -32,6 +32,7 @@ from types import ModuleType
 
 import nox
 import yaml
+from packaging.version import Version  # nox's own dependency
 
 ROOT = Path(__file__).parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
@@ -165,29 +166,26 @@ RUN_ENV: dict[str, str | None] = {
 # flag it does not know.
 QUICK_COMPILE_FLAGS = [
     # No LLVM optimisation: JAX 0.9.2's suite 146 s -> 116 s.
-    ("--xla_backend_optimization_level=0", (0, 4, 13), None),
+    ("--xla_backend_optimization_level=0", "0.4.13", None),
     # XLA's CPU fusion emitters off (from jaxlib 0.11.1 they are the only way): the same
     # suite 116 s -> 92 s.
-    ("--xla_cpu_use_fusion_emitters=false", (0, 5, 3), (0, 11, 0)),
+    ("--xla_cpu_use_fusion_emitters=false", "0.5.3", "0.11.0"),
     # Each program's machine code in one piece rather than split for parallel compilation,
     # which costs more than it saves on the suite's small programs: its backend compilation
     # time falls by a sixth (jaxlib 0.4.36 and 0.12.0.1).
-    ("--xla_cpu_parallel_codegen_split_count=1", (0, 4, 33), None),
+    ("--xla_cpu_parallel_codegen_split_count=1", "0.4.33", None),
 ]
 
 
 def _quick_compile_env(row: Row) -> dict[str, str | None]:
-    jaxlib = _release(row.jaxlib)
+    """RUN_ENV with the quick-compile flags that the row's jaxlib knows."""
+    jaxlib = Version(row.jaxlib)
     flags = [
         flag
         for flag, first, last in QUICK_COMPILE_FLAGS
-        if first <= jaxlib and (last is None or jaxlib <= last)
+        if Version(first) <= jaxlib and (last is None or jaxlib <= Version(last))
     ]
     return {**RUN_ENV, "XLA_FLAGS": " ".join([str(RUN_ENV["XLA_FLAGS"]), *flags])}
-
-
-def _release(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split(".") if part.isdigit())
 
 
 # `JAXCOMPAT_WHEEL=dist/jaxcompat-....whl nox -s tests` tests that built wheel instead of the
@@ -239,9 +237,7 @@ def _suite_directory(session: nox.Session) -> Path:
     return target
 
 
-def _run_suite(session: nox.Session, row: Row | None, *, quick_compile: bool) -> None:
-    """pytest on the session's JAX; `quick_compile` for a row's XLA flags that compile fast."""
-    run_env = _quick_compile_env(row) if row is not None and quick_compile else RUN_ENV
+def _run_suite(session: nox.Session, row: Row | None, run_env: dict[str, str | None]) -> None:
     with session.chdir(_suite_directory(session)):
         session.run("python", "-m", "pytest", *session.posargs, env=run_env)
         if row is not None and row.accelerate and not session.posargs:
@@ -285,11 +281,11 @@ def tests(session: nox.Session, jax: str) -> None:
                 f"{row.primary}): its suite is the one tests(jax='{row.jax}') runs"
             )
             return
-        _run_suite(session, None, quick_compile=False)
+        _run_suite(session, None, RUN_ENV)
         return
     row = next(r for r in MATRIX if r.jax == jax)
     _install(session, row.requirements, "test")
-    _run_suite(session, row, quick_compile=True)
+    _run_suite(session, row, _quick_compile_env(row))
 
 
 OTHER_PYTHONS = [
@@ -344,7 +340,7 @@ def other_pythons(session: nox.Session, jax: str) -> None:
         )
     row = next(r for r in MATRIX if r.jax == jax)
     _install(session, row.requirements, "test")
-    _run_suite(session, row, quick_compile=False)
+    _run_suite(session, row, RUN_ENV)
 
 
 def _row_params(tags: list[str]) -> list[nox.Param]:
@@ -437,7 +433,7 @@ def canary(session: nox.Session) -> None:
         session.skip("the newest JAX is already a matrix.yml row")
     jax, jaxlib, python = _installed_release(session)
     session.log(f"JAX {jax}, jaxlib {jaxlib}, Python {python}: no matrix.yml row; testing it")
-    _run_suite(session, None, quick_compile=False)
+    _run_suite(session, None, RUN_ENV)
 
 
 @nox.session(python=NEWEST_PYTHON, default=False)
