@@ -16,7 +16,7 @@ import jaxcompat
 from jaxcompat import _namespace, _surface
 from jaxcompat._backports import keywords
 from jaxcompat._stable_names.keyword_kinds import NOT_ADAPTED_YET
-from jaxcompat._stable_names.keywords import rule_for
+from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
 from ._helpers import ROOT
 
@@ -44,6 +44,19 @@ def test_the_shipped_keyword_data_is_derived_from_the_surface_data():
     assert shipped["format"] == _surface.FORMAT
     derived = json.loads(json.dumps(_surface.added_parameters()))
     assert shipped["callables"] == derived
+
+
+def test_every_rule_is_for_callables_whose_newest_signature_names_its_parameter():
+    # A rule for a path the keyword data does not list, or whose newest signature lacks the
+    # parameter, would never apply: the wrapper is built only for the data's callables.
+    callables = keywords.newest_data()["callables"]
+    for rule in KEYWORD_RULES:
+        for path in sorted(rule.paths or ()):
+            assert path in callables, (rule.parameter, path)
+            assert rule.parameter in _surface.parameter_names(callables[path][0]), (
+                rule.parameter,
+                path,
+            )
 
 
 def test_every_ruled_pair_is_enumerated():

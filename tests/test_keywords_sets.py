@@ -167,6 +167,32 @@ def test_quantile_weights_jit_and_differentiate():
     np.testing.assert_array_equal(gradient(DATA[0]), np.eye(7)[chosen[0]])
 
 
+@pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+def test_inverted_cdf_by_position_is_inverted_cdf_by_name(name):
+    # The newest signature takes method sixth, after a, q, axis, out and overwrite_input.
+    function = getattr(cnp, name)
+    scale = 100.0 if name.endswith("percentile") else 1.0
+    by_name = function(DATA, 0.3 * scale, axis=1, method="inverted_cdf", keepdims=True)
+    by_position = function(DATA, 0.3 * scale, 1, None, False, "inverted_cdf", True)
+    expected = [[_weighted_inverted_cdf(d, np.ones(7), 0.3)] for d in DATA]
+    np.testing.assert_array_equal(by_name, expected)
+    np.testing.assert_array_equal(by_position, expected)
+    weighted = function(DATA, 0.3 * scale, 1, None, False, "inverted_cdf", weights=WEIGHTS)
+    expected = [_weighted_inverted_cdf(d, w, 0.3) for d, w in zip(DATA, WEIGHTS, strict=True)]
+    np.testing.assert_array_equal(weighted, expected)
+    # Another method by position is the same call as by name.
+    np.testing.assert_array_equal(
+        function(DATA, 0.3 * scale, 1, None, False, "lower"),
+        function(DATA, 0.3 * scale, axis=1, method="lower"),
+    )
+
+
+def test_inverted_cdf_by_position_and_by_name_is_a_clash():
+    with pytest.raises(TypeError) as raised:
+        cnp.quantile(DATA, 0.5, None, None, False, "inverted_cdf", method="linear")
+    assert str(raised.value).endswith("quantile() got multiple values for argument 'method'")
+
+
 @pytest.mark.parametrize(
     ("keywords", "error", "message"),
     [

@@ -188,9 +188,14 @@ def accept_newest_keywords(
     namespace = live_in if live_in is not None else {}
     attribute = jax_path.rpartition(".")[2]
     count = len(own_positional)
+    new_value_slots = _new_value_slots(own, missing)
 
     @functools.wraps(function)
     def adapted(*args: Any, **kwargs: Any) -> Any:
+        if new_value_slots:
+            args, kwargs = _new_value_by_name(
+                public_path, own_positional, new_value_slots, args, kwargs
+            )
         if not kwargs and len(args) <= count:
             # No newest keyword given: the release's own call.
             return namespace.get(attribute, function)(*args)
@@ -299,6 +304,49 @@ def _class_taking_newest_keywords(
         return release_class
     adapted.__signature__ = _newest_signature(own, missing, [])  # type: ignore[attr-defined]
     return adapted
+
+
+def _new_value_slots(
+    own: inspect.Signature, missing: dict[str, tuple[str, KeywordRule]]
+) -> list[tuple[int, tuple[Any, ...]]]:
+    """Where the release's function takes, by position, a parameter some of whose newest values
+    it lacks (quantile's method, sixth): ``[(position, newest values)]``. Only positions from
+    which every parameter can also be passed by name."""
+    positional = [
+        p
+        for p in own.parameters.values()
+        if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    slots = []
+    for name, (_, rule) in missing.items():
+        index = next((i for i, p in enumerate(positional) if p.name == name), None)
+        if rule.new_values is None or index is None:
+            continue
+        if all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in positional[index:]):
+            slots.append((index, rule.new_values))
+    return slots
+
+
+def _new_value_by_name(
+    public_path: str,
+    own_positional: list[str],
+    slots: list[tuple[int, tuple[Any, ...]]],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """A newest value passed by position (``quantile(a, q, None, None, False, "inverted_cdf")``)
+    moved to its name, with every positional argument after it, so that the rule sees it as it
+    sees the keyword; any other call as it is."""
+    for index, new_values in slots:
+        if len(args) > index and _is_new_value(args[index], new_values):
+            by_name = dict(zip(own_positional[index:], args[index:], strict=False))
+            clashes = sorted(by_name.keys() & kwargs.keys())
+            if clashes:
+                raise TypeError(
+                    f"jaxcompat.{public_path}() got multiple values for argument {clashes[0]!r}"
+                )
+            return args[:index], {**by_name, **kwargs}
+    return args, kwargs
 
 
 def _is_new_value(value: Any, new_values: tuple[Any, ...]) -> bool:
