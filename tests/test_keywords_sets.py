@@ -188,9 +188,10 @@ def test_inverted_cdf_by_position_is_inverted_cdf_by_name(name):
 
 
 def test_inverted_cdf_by_position_and_by_name_is_a_clash():
+    # Python's own error, as the release's function gives it for any method on every release.
     with pytest.raises(TypeError) as raised:
         cnp.quantile(DATA, 0.5, None, None, False, "inverted_cdf", method="linear")
-    assert str(raised.value).endswith("quantile() got multiple values for argument 'method'")
+    assert str(raised.value) == "quantile() got multiple values for argument 'method'"
 
 
 @pytest.mark.parametrize(

@@ -188,13 +188,13 @@ def accept_newest_keywords(
     namespace = live_in if live_in is not None else {}
     attribute = jax_path.rpartition(".")[2]
     count = len(own_positional)
-    new_value_slots = _new_value_slots(own, missing)
+    new_value_slots = _new_value_slots(own, own_positional, missing)
 
     @functools.wraps(function)
     def adapted(*args: Any, **kwargs: Any) -> Any:
         if new_value_slots:
             args, kwargs = _new_value_by_name(
-                public_path, own_positional, new_value_slots, args, kwargs
+                attribute, own_positional, new_value_slots, args, kwargs
             )
         if not kwargs and len(args) <= count:
             # No newest keyword given: the release's own call.
@@ -307,28 +307,28 @@ def _class_taking_newest_keywords(
 
 
 def _new_value_slots(
-    own: inspect.Signature, missing: dict[str, tuple[str, KeywordRule]]
+    own: inspect.Signature,
+    own_positional: list[str],
+    missing: dict[str, tuple[str, KeywordRule]],
 ) -> list[tuple[int, tuple[Any, ...]]]:
     """Where the release's function takes, by position, a parameter some of whose newest values
     it lacks (quantile's method, sixth): ``[(position, newest values)]``. Only positions from
     which every parameter can also be passed by name."""
-    positional = [
-        p
-        for p in own.parameters.values()
-        if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    ]
     slots = []
     for name, (_, rule) in missing.items():
-        index = next((i for i, p in enumerate(positional) if p.name == name), None)
-        if rule.new_values is None or index is None:
+        if rule.new_values is None or name not in own_positional:
             continue
-        if all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in positional[index:]):
+        index = own_positional.index(name)
+        if all(
+            own.parameters[later].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+            for later in own_positional[index:]
+        ):
             slots.append((index, rule.new_values))
     return slots
 
 
 def _new_value_by_name(
-    public_path: str,
+    function_name: str,
     own_positional: list[str],
     slots: list[tuple[int, tuple[Any, ...]]],
     args: tuple[Any, ...],
@@ -336,14 +336,15 @@ def _new_value_by_name(
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """A newest value passed by position (``quantile(a, q, None, None, False, "inverted_cdf")``)
     moved to its name, with every positional argument after it, so that the rule sees it as it
-    sees the keyword; any other call as it is."""
+    sees the keyword; any other call as it is. A parameter given both ways is the TypeError
+    Python gives the release's own function."""
     for index, new_values in slots:
         if len(args) > index and _is_new_value(args[index], new_values):
             by_name = dict(zip(own_positional[index:], args[index:], strict=False))
-            clashes = sorted(by_name.keys() & kwargs.keys())
+            clashes = [name for name in by_name if name in kwargs]
             if clashes:
                 raise TypeError(
-                    f"jaxcompat.{public_path}() got multiple values for argument {clashes[0]!r}"
+                    f"{function_name}() got multiple values for argument {clashes[0]!r}"
                 )
             return args[:index], {**by_name, **kwargs}
     return args, kwargs
