@@ -289,3 +289,18 @@ def test_key_impl_key_dtype_and_wrap_key_data():
     assert random.key_impl(random.PRNGKey(0)) == "threefry2x32"
     assert random.key_dtype() == random.key(0).dtype
     assert random.key_impl(random.split(random.key(0), 3)) == "threefry2x32"
+
+
+@pytest.mark.parametrize("make_key", [random.key, random.PRNGKey], ids=["typed", "raw"])
+def test_split_into_a_shape_is_the_split_of_its_size_reshaped(make_key):
+    key = make_key(3)
+    flat = random.split(key, 6)
+    shaped = random.split(key, (2, 3))
+    assert shaped.shape[:2] == (2, 3) and shaped.shape[2:] == flat.shape[1:]
+    assert shaped.dtype == flat.dtype
+    np.testing.assert_array_equal(
+        random.key_data(shaped).reshape(6, -1), random.key_data(flat).reshape(6, -1)
+    )
+    assert random.split(key, ()).shape == flat.shape[1:]
+    assert random.split(key, np.int32(4)).shape == (4, *flat.shape[1:])  # a count, as before
+    assert jax.jit(lambda k: random.split(k, [2, 2]))(key).shape == (2, 2, *flat.shape[1:])

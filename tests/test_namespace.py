@@ -33,7 +33,7 @@ from tests._stable_names_helpers import TABLE, available, lookup, needs
         ("numpy.sum", jax.numpy.sum),
         ("numpy.float32", jax.numpy.float32),
         ("lax.add", jax.lax.add),
-        ("random.split", jax.random.split),
+        ("random.fold_in", jax.random.fold_in),
         ("nn.relu", jax.nn.relu),
         ("tree_util.tree_map", jax.tree_util.tree_map),
         ("sharding.NamedSharding", jax.sharding.NamedSharding),
@@ -59,7 +59,7 @@ def test_mirrored_modules_import_in_every_form():
         "jaxcompat.extend.core.primitives"
     )
     assert lax.add is jax.lax.add
-    assert random.split is jax.random.split
+    assert random.fold_in is jax.random.fold_in
     assert tree.map(lambda x: x + 1, [1, 2]) == [2, 3]
 
 

@@ -198,7 +198,7 @@ def minmax(
     )
 
 
-def _arrays(name: str, *args: Any) -> list[jax.Array]:
+def arrays_of(name: str, *args: Any) -> list[jax.Array]:
     """``args`` as arrays, refusing a list or tuple as the newest JAX's ensure_arraylike does."""
     for position, arg in enumerate(args):
         if isinstance(arg, list | tuple):
@@ -219,7 +219,7 @@ def _tiled_to(flat: jax.Array, size: int) -> jax.Array:
 def place(arr: Any, mask: Any, vals: Any, *, inplace: bool = True) -> jax.Array:
     """``jnp.place`` (JAX 0.4.18; before, every call raised): ``arr`` with ``vals`` (repeated
     as needed) where ``mask`` is True, in order; ``inplace=False`` is required."""
-    data, mask_arr, vals_arr = _arrays("place", arr, mask, vals)
+    data, mask_arr, vals_arr = arrays_of("place", arr, mask, vals)
     vals_arr = vals_arr.ravel()
     if inplace:
         raise ValueError(
@@ -251,7 +251,7 @@ def put(a: Any, ind: Any, v: Any, mode: str | None = None, *, inplace: bool = Tr
             "jax.numpy.put cannot modify arrays in-place, because JAX arrays are immutable. "
             "Pass inplace=False to instead return an updated array."
         )
-    arr, ind_arr, _ = _arrays("put", a, ind, v)
+    arr, ind_arr, _ = arrays_of("put", a, ind, v)
     ind_arr = ind_arr.ravel()
     v_arr = jnp.ravel(v)
     if not arr.size or not ind_arr.size or not v_arr.size:

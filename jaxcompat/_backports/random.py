@@ -9,6 +9,7 @@ and give the newest JAX's samples bit for bit for the same key.
 from __future__ import annotations
 
 import functools
+import math
 import typing
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -28,6 +29,7 @@ __all__ = [
     "key_impl_name",
     "lognormal",
     "multinomial",
+    "split_into_shape",
     "triangular",
 ]
 
@@ -426,6 +428,22 @@ def key_dtype(impl_spec: Any | None = None) -> Any:
     if type(impl_spec).__name__ == "KeyTy":  # already a key dtype
         return impl_spec
     return jax.eval_shape(lambda: jax.random.key(0, impl=impl_spec)).dtype  # type: ignore[call-arg, unused-ignore]
+
+
+def split_into_shape(jax_split: Callable[..., Any]) -> Callable[..., Any]:
+    """``jax.random.split`` as of JAX 0.4.14, whose ``num`` may be a shape: JAX 0.4.13 takes
+    a count only. The keys of a shape are the keys of its size, reshaped (the newest's
+    threefry split draws them so), with a raw key's trailing axis kept."""
+
+    def split(key: Any, num: int | tuple[int, ...] = 2) -> Any:
+        if not isinstance(num, Sequence):  # a count, as the newest reads it
+            return jax_split(key, num)
+        shape = tuple(num)
+        keys = jax_split(key, math.prod(shape))
+        return keys.reshape(shape + keys.shape[1:])
+
+    split.__doc__ = jax_split.__doc__
+    return split
 
 
 def key_impl_name(jax_key_impl: Callable[[Any], Any]) -> Callable[[Any], Any]:

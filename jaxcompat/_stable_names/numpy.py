@@ -38,6 +38,38 @@ NAMES: tuple[StableName, ...] = (
             ("pow", "power"),
         )
     ),
+    # --- jax.numpy.linalg: the array-API functions (JAX 0.4.22-0.4.29), backported ---------
+    *(
+        StableName(
+            f"numpy.linalg.{name}",
+            (
+                Source(f"jax.numpy.linalg:{name}"),
+                Source(f"jaxcompat._backports.numpy_linalg:{name}"),
+            ),
+        )
+        for name in (
+            "cross",  # 0.4.22
+            "diagonal",  # 0.4.24
+            "matmul",  # 0.4.24
+            "matrix_norm",  # 0.4.24
+            "matrix_transpose",  # 0.4.24
+            "outer",  # 0.4.22
+            "svdvals",  # 0.4.24
+            "tensordot",  # 0.4.24
+            "trace",  # 0.4.29
+            "vecdot",  # 0.4.24
+        )
+    ),
+    # JAX 0.4.24's vector_norm takes a matrix norm over a two-axis tuple (the spectral norm
+    # for ord=2) and refuses other orders there; 0.4.36 first gives the vector norm over
+    # any axes, as the newest does (measured on every row from 0.4.24).
+    StableName(
+        "numpy.linalg.vector_norm",
+        (
+            Source("jax.numpy.linalg:vector_norm", releases=">=0.4.36"),
+            Source("jaxcompat._backports.numpy_linalg:vector_norm"),
+        ),
+    ),
     # --- jax.numpy: functions added from 0.4.18 on, backported where they are missing ------
     *(
         StableName(

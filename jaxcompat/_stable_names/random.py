@@ -66,6 +66,14 @@ NAMES: tuple[StableName, ...] = (
         first="0.4.16",
         reason=NO_KEY_IMPLS,
     ),
+    # split's num is a count or, from JAX 0.4.14, a shape.
+    StableName(
+        "random.split",
+        (
+            Source("jax.random:split", releases=">=0.4.14"),
+            Source("jax.random:split", adapter="random:split_into_shape"),
+        ),
+    ),
     # key_impl names the built-in implementations by a string from 0.4.36 on; before, it
     # returns a PRNGSpec for them too.
     StableName(

@@ -1,0 +1,149 @@
+"""The newest ``jax.numpy.linalg`` array-API functions on every release.
+
+Contract tests: the same inputs and assertions on every matrix row. Where the release has a
+function and it gives the newest result, ``jaxcompat.numpy.linalg.<name>`` is JAX's own, so
+these tests also show that the backports give what the newest JAX gives. Expected results
+come from NumPy's long-standing functions (NumPy 1.x has no ``linalg.vector_norm`` and the
+like), never from the function under test.
+"""
+
+from __future__ import annotations
+
+import re
+
+import jax
+import numpy as np
+import pytest
+
+import jaxcompat.numpy as jnp
+from tests._backport_helpers import assert_same
+
+MATRICES = np.array(
+    [[[3.0, -1.0, 2.0], [0.5, 4.0, -2.0]], [[1.0, 2.0, 0.0], [-3.0, 1.0, 5.0]]], np.float32
+)  # two 2x3 matrices
+VECTORS = np.array([[1.0, -2.0, 3.0], [0.0, 4.0, -1.0]], np.float32)
+TOLERANCE = {"rtol": 1e-5, "atol": 1e-5}
+
+
+def exactly(message: str) -> str:
+    """A ``match`` pattern for the whole message."""
+    return f"^{re.escape(message)}$"
+
+
+def test_products_are_the_numpy_products_over_the_last_axes():
+    other = VECTORS[::-1] * 2
+    assert_same(jnp.linalg.cross(VECTORS, other), np.cross(VECTORS, other), **TOLERANCE)
+    assert_same(jnp.linalg.cross(VECTORS.T, other.T, axis=0), np.cross(VECTORS.T, other.T, axis=0))
+    assert_same(jnp.linalg.outer(VECTORS[0], VECTORS[1]), np.outer(VECTORS[0], VECTORS[1]))
+    square = MATRICES[0] @ MATRICES[0].T
+    assert_same(jnp.linalg.matmul(MATRICES, MATRICES[0].T), MATRICES @ MATRICES[0].T, **TOLERANCE)
+    assert_same(jnp.linalg.tensordot(square, square), np.tensordot(square, square), **TOLERANCE)
+    assert_same(
+        jnp.linalg.tensordot(MATRICES, VECTORS[0], axes=1),
+        np.tensordot(MATRICES, VECTORS[0], axes=1),
+        **TOLERANCE,
+    )
+    assert_same(jnp.linalg.vecdot(VECTORS, other), np.einsum("ij,ij->i", VECTORS, other))
+    z = np.array([1 + 2j, 3 - 1j], np.complex64)
+    assert_same(jnp.linalg.vecdot(z, z * 1j), np.vdot(z, z * 1j))  # conjugates the first
+
+
+def test_products_take_the_preferred_element_type():
+    small = np.array([[100, 100], [100, 100]], np.int8)
+    expected = np.full((2, 2), 20_000, np.int32)  # past int8: summed in int32
+    assert_same(jnp.linalg.matmul(small, small, preferred_element_type=np.int32), expected)
+    assert_same(
+        jnp.linalg.tensordot(small, small, axes=1, preferred_element_type=np.int32), expected
+    )
+    assert_same(
+        jnp.linalg.vecdot(small, small, preferred_element_type=np.int32), np.int32([20_000] * 2)
+    )
+
+
+def test_matrix_functions_take_the_last_two_axes():
+    assert_same(jnp.linalg.matrix_transpose(MATRICES), np.swapaxes(MATRICES, -1, -2))
+    assert_same(jnp.linalg.diagonal(MATRICES), np.diagonal(MATRICES, axis1=-2, axis2=-1))
+    assert_same(
+        jnp.linalg.diagonal(MATRICES, offset=1),
+        np.diagonal(MATRICES, offset=1, axis1=-2, axis2=-1),
+    )
+    assert_same(jnp.linalg.trace(MATRICES), np.trace(MATRICES, axis1=-2, axis2=-1))
+    assert_same(
+        jnp.linalg.trace(MATRICES, offset=-1, dtype=np.int32), np.int32([0, -3])
+    )  # the elements below the diagonal, converted first as jnp.trace does
+    assert_same(jnp.linalg.trace(np.arange(12, dtype=np.int32).reshape(3, 4)), np.int32(15))
+    singular = np.linalg.svd(MATRICES, compute_uv=False)
+    assert_same(jnp.linalg.svdvals(MATRICES), singular, **TOLERANCE)
+    assert_same(
+        jnp.linalg.matrix_norm(MATRICES), np.linalg.norm(MATRICES, axis=(-2, -1)), **TOLERANCE
+    )
+    assert_same(
+        jnp.linalg.matrix_norm(MATRICES, ord=1, keepdims=True),
+        np.linalg.norm(MATRICES, ord=1, axis=(-2, -1), keepdims=True),
+        **TOLERANCE,
+    )
+    assert_same(jnp.linalg.matrix_norm(MATRICES, ord=2), singular[:, 0], **TOLERANCE)
+
+
+@pytest.mark.parametrize("order", [2, 1, 0, 3, np.inf, -np.inf])
+def test_vector_norm_over_any_axes(order):
+    # Over every axis, and over a two-axis tuple, it is the norm of the flattened vectors:
+    # never a matrix norm (JAX 0.4.24-0.4.35's own takes one over two axes).
+    def reference(x, axis):
+        moved = np.moveaxis(x, axis, range(-len(axis), 0))
+        flat = moved.reshape(*moved.shape[: x.ndim - len(axis)], -1)
+        return np.linalg.norm(flat, ord=order, axis=-1).astype(np.float32)
+
+    everything = tuple(range(MATRICES.ndim))
+    assert_same(jnp.linalg.vector_norm(MATRICES, ord=order), reference(MATRICES, everything))
+    assert_same(
+        jnp.linalg.vector_norm(MATRICES, axis=(1, 2), ord=order), reference(MATRICES, (1, 2))
+    )
+    assert_same(jnp.linalg.vector_norm(MATRICES, axis=-1, ord=order), reference(MATRICES, (2,)))
+
+
+def test_vector_norm_keeps_dims_and_refuses_a_str_order():
+    kept = jnp.linalg.vector_norm(MATRICES, axis=(0, 2), keepdims=True)
+    assert kept.shape == (1, 2, 1)
+    np.testing.assert_allclose(kept.ravel(), np.sqrt((MATRICES**2).sum(axis=(0, 2))), **TOLERANCE)
+    message = "Invalid order 'inf' for vector norm.Use 'jax.numpy.inf' instead."
+    with pytest.raises(ValueError, match=exactly(message)):
+        jnp.linalg.vector_norm(VECTORS, ord="inf")
+
+
+def test_transforms():
+    @jax.jit
+    def jitted(x):
+        return jnp.linalg.vector_norm(x, axis=(0, 1)), jnp.linalg.svdvals(x[0])
+
+    norm, singular = jitted(MATRICES)
+    np.testing.assert_allclose(norm, np.sqrt((MATRICES**2).sum(axis=(0, 1))), **TOLERANCE)
+    np.testing.assert_allclose(singular, np.linalg.svd(MATRICES[0], compute_uv=False), **TOLERANCE)
+    batched = jax.vmap(jnp.linalg.outer)(VECTORS, VECTORS)
+    np.testing.assert_allclose(batched, np.einsum("bi,bj->bij", VECTORS, VECTORS))
+    gradient = jax.grad(lambda x: jnp.linalg.vector_norm(x))(VECTORS[0])
+    np.testing.assert_allclose(gradient, VECTORS[0] / np.linalg.norm(VECTORS[0]), **TOLERANCE)
+    gradient = jax.grad(lambda x: jnp.linalg.trace(jnp.linalg.matrix_transpose(x)))(MATRICES[0])
+    np.testing.assert_allclose(gradient, np.eye(2, 3, dtype=np.float32))
+
+
+def test_errors_are_the_newest_jax_errors():
+    message = (
+        "Both input arrays must be (arrays of) 3-dimensional vectors, "
+        "but they have x1.shape[axis]=2 and x2.shape[axis]=3"
+    )
+    with pytest.raises(ValueError, match=exactly(message)):
+        jnp.linalg.cross(np.ones(2), np.ones(3))
+    message = "Input arrays must be one-dimensional, but they are x1.ndim=2 x2.ndim=1"
+    with pytest.raises(ValueError, match=exactly(message)):
+        jnp.linalg.outer(np.ones((2, 2)), np.ones(2))
+    # JAX's own function spells it "requres" until the release that fixed the typo.
+    with pytest.raises(
+        ValueError, match=r"^matrix_transpose requi?res at least 2 dimensions; got ndim=1$"
+    ):
+        jnp.linalg.matrix_transpose(np.ones(3))
+    with pytest.raises(TypeError) as raised:
+        jnp.linalg.svdvals([[1.0, 2.0]])
+    assert str(raised.value) == (
+        "jnp.linalg.svdvals requires ndarray or scalar arguments, got <class 'list'> at position 0."
+    )
