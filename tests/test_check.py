@@ -619,6 +619,32 @@ def test_string_comparison_of_the_version_is_reported_where_it_is_wrong():
     assert check(source, "<0.10") == []
 
 
+def test_string_comparison_of_the_version_is_reported_wherever_it_stands():
+    # Not only as a gate's test: an assert, a loop's test and a call's argument order
+    # releases as wrongly ("0.10.0" >= "0.8.1" is false). Each is reported once.
+    source = """\
+        import jax
+        assert jax.__version__ >= '0.8.1', 'needs jax 0.8.1'
+        while jax.__version__ < '0.7.0':
+            break
+        print(jax.__version__ < '0.7.0')
+        if jax.__version__ < '0.7.0' and print():
+            pass
+    """
+    wrong = "0.10.0-0.12.0; compare `jax.__version_info__` (or `jaxcompat.JAX_VERSION`) with"
+    assert check(source) == [
+        f"2:8: JC031 `jax.__version__ >= '0.8.1'` compares strings, not releases: it is wrong "
+        f"on {wrong} a tuple of ints",
+        f"3:7: JC031 `jax.__version__ < '0.7.0'` compares strings, not releases: it is wrong "
+        f"on {wrong} a tuple of ints",
+        f"5:7: JC031 `jax.__version__ < '0.7.0'` compares strings, not releases: it is wrong "
+        f"on {wrong} a tuple of ints",
+        f"6:4: JC031 `jax.__version__ < '0.7.0'` compares strings, not releases: it is wrong "
+        f"on {wrong} a tuple of ints",
+    ]
+    assert check(source, "<0.10") == []
+
+
 def test_blocks_that_skip_end_like_raise():
     source = """\
         import jax

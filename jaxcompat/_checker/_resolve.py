@@ -46,6 +46,9 @@ class _Resolver(ast.NodeVisitor):
         self.guarded = False
         self.deferred: list[tuple[ast.AST, list[Scope], int, bool]] = []
         self.gates_ev = Evaluator(self.path_of)
+        # Where a misordered string comparison was reported: a test is read both where it
+        # stands (visit_Compare) and as a gate's or a name's condition.
+        self.misordered_at: set[tuple[int, int]] = set()
 
     # --- dispatch ------------------------------------------------------------------------
     # ast.NodeVisitor builds the method's name on every node and walks the fields through
@@ -226,6 +229,14 @@ class _Resolver(ast.NodeVisitor):
             self.visit(argument)
         for keyword in node.keywords:
             self.visit(keyword.value)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        # A string comparison of the version orders releases wrongly wherever it stands, not
+        # only as a gate's test: `assert jax.__version__ >= "0.8.1"` fails on 0.10.0.
+        self.generic_visit(node)
+        if self.mentions_the_version(node):
+            self.gates_ev.truth(node)
+            self.drain_misordered()
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self.visit(node.test)
@@ -445,7 +456,9 @@ class _Resolver(ast.NodeVisitor):
 
     def drain_misordered(self) -> None:
         for line, col, source, rows_wrong in self.gates_ev.misordered:
-            self.gates.append(Gate("string", line, col, [[source]], self.mask & rows_wrong))
+            if (line, col) not in self.misordered_at:
+                self.misordered_at.add((line, col))
+                self.gates.append(Gate("string", line, col, [[source]], self.mask & rows_wrong))
         self.gates_ev.misordered.clear()
 
     def statements(self, body: list[ast.stmt]) -> None:
