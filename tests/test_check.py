@@ -47,6 +47,13 @@ def test_import_submodule_as_alias():
         "AttributeError (deprecated, then removed) on 0.5.3, does not exist on 0.7.0-0.12.0; "
         "no jaxcompat name replaces it; move off it or cap the range below 0.4.30"
     ]
+    # From the range's oldest release on, no cap leaves a release: the advice is to move off it.
+    assert check(source, ">=0.4.30") == [
+        "2:1: JC001 `jax.numpy.round_` emits a DeprecationWarning on 0.4.30, raises "
+        "AttributeError (deprecated, then removed) on 0.5.3, does not exist on 0.7.0-0.12.0; "
+        "no jaxcompat name replaces it, and it fails on the oldest release of the range; "
+        "move off it"
+    ]
 
 
 def test_import_submodule_binds_the_package():
@@ -360,8 +367,8 @@ def test_jaxcompat_names():
         "release; it takes the newest JAX signature (arr, /, min, max)",
         "15:1: JC001 `jaxcompat.numpy.round_` (JAX's `jax.numpy.round_`) raises "
         "AttributeError (deprecated, then removed) on 0.5.3, does not exist on "
-        "0.7.0-0.12.0; no jaxcompat name replaces it; move off it or cap the range below "
-        "0.5.3",
+        "0.7.0-0.12.0; no jaxcompat name replaces it, and it fails on the oldest release of "
+        "the range; move off it",
     ]
 
 

@@ -106,7 +106,14 @@ def _fix(path: str, bad: int, scope: int, signature_path: str | None = None) -> 
     for same in same_object_stable(path):
         if stable_first_mask(same) & scope == scope:
             return f"use `jaxcompat.{same}`, the same function under its newest name"
-    text = f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
+    if bad & -bad == scope & -scope:
+        # It fails on the range's oldest release too: a cap below it would leave no release.
+        text = (
+            "no jaxcompat name replaces it, and it fails on the oldest release of the range; "
+            "move off it"
+        )
+    else:
+        text = f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
     newest = _newest_signature(signature_path) if signature_path else None
     if newest is not None:
         text = f"no jaxcompat name replaces it; the newest signature is {_pretty(newest)}"
