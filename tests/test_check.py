@@ -51,8 +51,8 @@ def test_import_submodule_as_alias():
     assert check(source, ">=0.4.30") == [
         "2:1: JC001 `jax.numpy.round_` emits a DeprecationWarning on 0.4.30, raises "
         "AttributeError (deprecated, then removed) on 0.5.3, does not exist on 0.7.0-0.12.0; "
-        "no jaxcompat name replaces it, and it fails on the oldest release of the range; "
-        "move off it"
+        "no jaxcompat name replaces it, and it is deprecated on the oldest release of the "
+        "range; move off it"
     ]
 
 

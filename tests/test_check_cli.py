@@ -353,6 +353,29 @@ def test_real_data_findings(in_tmp, capsys):
     ]
 
 
+def test_a_legacy_call_that_jax_still_reads_by_position_is_no_finding(in_tmp, capsys):
+    # JAX 0.11.0 made ClosedJaxpr an alias of Jaxpr, whose parameters are others, but whose
+    # constructor still reads ClosedJaxpr(jaxpr, consts); by keyword, jaxpr= is refused.
+    write(
+        in_tmp,
+        "a.py",
+        """\
+        import jax
+        def f(j):
+            a = jax.extend.core.ClosedJaxpr(j, [])
+            b = jax.extend.core.ClosedJaxpr(jaxpr=j, consts=[])
+            return a, b
+        """,
+    )
+    code, out, _ = run(capsys, "a.py", "--jax", ">=0.4.27")
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "a.py:4:37: JC010 `jax.extend.core.ClosedJaxpr` does not accept the keyword `jaxpr` "
+        "on 0.11.0-0.12.0.1; pass it by position, which every release reads the same"
+    )
+    assert "JC020" not in out
+
+
 def test_the_downstream_example_is_clean(capsys, monkeypatch):
     # It declares `jax` unpinned: every row counts.
     monkeypatch.chdir(ROOT)

@@ -28,6 +28,7 @@ from ._ranges import release_tuples
 __all__ = [
     "JAXCOMPAT_MODULES",
     "JAXCOMPAT_OWN",
+    "LEGACY_POSITIONS_READ_BY_JAX",
     "NameFacts",
     "Parameter",
     "Signature",
@@ -64,6 +65,19 @@ JAXCOMPAT_OWN = frozenset(
         "lax.scan",
         "lax.cond",
         "lax.switch",
+    }
+)
+
+
+#: Callables whose signature data shows a positional parameter moved, but whose newer
+#: releases still read the older call by position themselves: a positional call means the
+#: same on every release, so it is no JC020 finding.
+LEGACY_POSITIONS_READ_BY_JAX = frozenset(
+    {
+        # JAX 0.11.0 made ClosedJaxpr an alias of Jaxpr, whose constructor reads the legacy
+        # ClosedJaxpr(jaxpr, consts) call (a Jaxpr first) as before; by keyword, `jaxpr=` is
+        # refused there.
+        "jax.extend.core.ClosedJaxpr",
     }
 )
 

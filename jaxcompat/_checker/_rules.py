@@ -28,6 +28,7 @@ from .._surface import rows
 from ._api import (
     JAXCOMPAT_MODULES,
     JAXCOMPAT_OWN,
+    LEGACY_POSITIONS_READ_BY_JAX,
     Signature,
     adapted_keyword,
     facts,
@@ -106,11 +107,14 @@ def _fix(path: str, bad: int, scope: int, signature_path: str | None = None) -> 
     for same in same_object_stable(path):
         if stable_first_mask(same) & scope == scope:
             return f"use `jaxcompat.{same}`, the same function under its newest name"
-    if bad & -bad == scope & -scope:
-        # It fails on the range's oldest release too: a cap below it would leave no release.
+    oldest = scope & -scope
+    if bad & oldest:
+        # The range's oldest release has the problem too: a cap below it leaves no release.
+        name = facts(path)
+        problem = "is deprecated" if name is not None and name.warns & oldest else "fails"
         text = (
-            "no jaxcompat name replaces it, and it fails on the oldest release of the range; "
-            "move off it"
+            f"no jaxcompat name replaces it, and it {problem} on the oldest release of the "
+            "range; move off it"
         )
     else:
         text = f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
@@ -193,7 +197,10 @@ def _call_findings(
             if keyword in deprecated:
                 message += f" (and passing it warns on {describe(deprecated[keyword])})"
                 bad |= deprecated[keyword]
-            fix = _fix(fix_path, bad, scope, sig_path)
+            if sig_path in LEGACY_POSITIONS_READ_BY_JAX:
+                fix = "pass it by position, which every release reads the same"
+            else:
+                fix = _fix(fix_path, bad, scope, sig_path)
             yield Finding(line, col, "JC010", f"{message}; {fix}", bad)
         elif keyword in deprecated:
             bad = deprecated[keyword]
@@ -205,7 +212,11 @@ def _call_findings(
             else:
                 hint = f"the newest signature is {_pretty(newest)}" if newest else "drop it"
             yield Finding(line, col, "JC011", f"{message} {describe(bad)}; {hint}", bad)
-    moved = _moved_positions(meaning, [s for s, _ in signatures])
+    moved = (
+        []
+        if sig_path in LEGACY_POSITIONS_READ_BY_JAX
+        else _moved_positions(meaning, [s for s, _ in signatures])
+    )
     if too_many or moved:
         parts = [
             f"takes at most {limit} positional argument{'s' * (limit != 1)} on {describe(mask)}"
