@@ -117,7 +117,9 @@ def _fix(path: str, bad: int, scope: int, signature_path: str | None = None) -> 
             "range; move off it"
         )
     else:
-        text = f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
+        text = (
+            f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
+        )
     newest = _newest_signature(signature_path) if signature_path else None
     if newest is not None:
         text = f"no jaxcompat name replaces it; the newest signature is {_pretty(newest)}"
