@@ -225,6 +225,56 @@ def test_functions_in_comprehensions_and_lambdas_are_plain_jits():
     assert float(donated(jnp.float32(1.0), 2.0)) == 3.0
 
 
+def test_replacing_jax_jit_with_jaxcompat_jit_works(monkeypatch):
+    # A drop-in used the blunt way (a test suite run through jaxcompat, as JAX's own jit
+    # tests are): jaxcompat's jit keeps JAX's own jit, read once, and never calls itself.
+    monkeypatch.setattr(jax, "jit", jaxcompat.jit)
+    add_one = jax.jit(lambda x: x + 1)
+    assert float(add_one(1.0)) == 2.0
+    assert float(jax.jit(add_one)(2.0)) == 3.0
+    assert float(jaxcompat.lower(add_one, 1.0).compile()(1.0)) == 2.0
+    assert add_one.trace(1.0).lower().compile()(4.0) == 5.0
+
+    class Model:
+        def __init__(self):
+            self.w = jnp.ones(2)
+
+        @jax.jit
+        def apply(self, x):
+            return self.w * x
+
+    assert jnp.array_equal(Model().apply(3.0), jnp.full(2, 3.0))
+
+
+def test_state_is_jax_own_jitted_function_state():
+    # What JAX's jitted function gives, as code that reads it from jax.jit expects (its
+    # function_name); pickling goes by __reduce__ (test_pickles).
+    ours, theirs = jaxcompat.jit(f_module_level), jax.jit(f_module_level)
+    assert ours.__getstate__()["function_name"] == theirs.__getstate__()["function_name"]
+    assert ours.__getstate__()["function_name"] == "f_module_level"
+
+
+def test_a_static_class_of_a_classmethod_is_hashed_as_a_static_self_is():
+    # jit over @classmethod with the class static (static_argnums=0, or its name): the class
+    # is a static argument, as self is for a method with static_argnums=0.
+    class C:
+        k = 2.0
+
+        @functools.partial(jaxcompat.jit, static_argnums=0)
+        @classmethod
+        def by_number(cls, x):
+            return x * cls.k
+
+        @functools.partial(jaxcompat.jit, static_argnames="cls")
+        @classmethod
+        def by_name(cls, x):
+            return x * cls.k
+
+    assert float(C.by_number(3.0)) == 6.0
+    assert float(C().by_number(1.0)) == 2.0
+    assert float(C.by_name(2.0)) == 4.0
+
+
 def test_has_aot_methods_and_clear_cache():
     jitted = jaxcompat.jit(lambda x: x * 2)
     for name in ("lower", "trace", "eval_shape", "clear_cache"):

@@ -23,7 +23,11 @@ from .aot import trace_by_closure
 from .cycles import ATOM_TYPES, refuse_cycles
 from .jit_options import JitTraits, static_arguments
 
-PjitFunction: type = type(jax.jit(lambda x: x))
+#: JAX's own jit, read once, when jaxcompat's jit is built. Code that replaces ``jax.jit`` with
+#: ``jaxcompat.jit`` (to run a test suite through it, as a drop-in) must not make jaxcompat's
+#: jit call itself.
+JAX_JIT: Callable[..., Any] = jax.jit
+PjitFunction: type = type(JAX_JIT(lambda x: x))
 
 _AOT_METHODS = frozenset({"lower", "trace", "eval_shape", "specialize", "clear_cache"})
 
@@ -108,7 +112,7 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         if self._jc_options.get("inline"):
             # The nested-call trick needs a call equation, which inline=True removes.
             options = {k: v for k, v in self._jc_options.items() if k != "inline"}
-            plain = jax.jit(self._jc_fun, **options)
+            plain = JAX_JIT(self._jc_fun, **options)
         return trace_by_closure(plain, args, kwargs, lambda: self.lower(*args, **kwargs))
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
@@ -137,6 +141,11 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (rebuild_jit, (self._jc_fun, self._jc_options))
+
+    def __getstate__(self) -> Any:
+        # JAX's jitted function's own state (its function_name, ...), as code that reads it
+        # from ``jax.jit`` expects; pickling goes by __reduce__ above, never through it.
+        return self.func.__getstate__()
 
 
 def jit_repr(describe: Callable[[], str]) -> str:
@@ -183,4 +192,4 @@ class WithInstance:
 
 def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Jitted:
     """jit a function (not a method) with already-checked ``options``."""
-    return Jitted(jax.jit(fun, **options), fun, options, traits)
+    return Jitted(JAX_JIT(fun, **options), fun, options, traits)

@@ -20,7 +20,14 @@ from typing import Any, cast
 
 import jax
 
-from .jit_object import Jitted, PjitFunction, WithInstance, defined_in_class_body, make_plain_jit
+from .jit_object import (
+    JAX_JIT,
+    Jitted,
+    PjitFunction,
+    WithInstance,
+    defined_in_class_body,
+    make_plain_jit,
+)
 from .jit_options import (
     JitTraits,
     check_against_signature,
@@ -54,9 +61,11 @@ def make_jit(
             return staticmethod(make_plain_jit(fun.__func__, forwarded, traits))
         if isinstance(fun, classmethod):  # @jit over @classmethod: binds to the class
             check_against_signature(fun.__func__, forwarded)  # type: ignore[unreachable]
+            if self_is_static(fun.__func__, forwarded):  # the class is hashed, as self is
+                return classmethod(make_plain_jit(fun.__func__, forwarded, traits))
             return JittedClassMethod(shared_method_jit(fun.__func__, forwarded, traits))
         if not callable(fun):
-            jax.jit(fun)  # type: ignore[unreachable]  # raises JAX's own TypeError
+            JAX_JIT(fun)  # type: ignore[unreachable]  # raises JAX's own TypeError
             raise TypeError(f"Expected a callable value, got {fun!r}")
         if isinstance(fun, BoundJitted):
             if not forwarded:
