@@ -18,8 +18,6 @@ import types
 from collections.abc import Callable
 from typing import Any, cast
 
-import jax
-
 from .jit_object import (
     JAX_JIT,
     Jitted,
