@@ -364,7 +364,8 @@ def test_a_legacy_call_that_jax_still_reads_by_position_is_no_finding(in_tmp, ca
         def f(j):
             a = jax.extend.core.ClosedJaxpr(j, [])
             b = jax.extend.core.ClosedJaxpr(jaxpr=j, consts=[])
-            return a, b
+            c = jax.extend.core.ClosedJaxpr(j, [], nothing=1)
+            return a, b, c
         """,
     )
     code, out, _ = run(capsys, "a.py", "--jax", ">=0.4.27")
@@ -372,6 +373,12 @@ def test_a_legacy_call_that_jax_still_reads_by_position_is_no_finding(in_tmp, ca
     assert out.splitlines()[0] == (
         "a.py:4:37: JC010 `jax.extend.core.ClosedJaxpr` does not accept the keyword `jaxpr` "
         "on 0.11.0-0.12.0.1; pass it by position, which every release reads the same"
+    )
+    # A keyword no release names is no position to move to.
+    assert "pass it by position" not in out.splitlines()[1]
+    assert out.splitlines()[1].startswith(
+        "a.py:5:44: JC010 `jax.extend.core.ClosedJaxpr` does not accept the keyword `nothing` "
+        "on 0.4.27-0.12.0.1;"
     )
     assert "JC020" not in out
 
