@@ -199,8 +199,8 @@ def _call_findings(
             if keyword in deprecated:
                 message += f" (and passing it warns on {describe(deprecated[keyword])})"
                 bad |= deprecated[keyword]
-            named_elsewhere = any(m & ~bad for _, m in signatures)  # a parameter on some rows
-            if sig_path in LEGACY_POSITIONS_READ_BY_JAX and named_elsewhere:
+            # Told to go by position only where some release names it as a parameter.
+            if sig_path in LEGACY_POSITIONS_READ_BY_JAX and any(m & ~bad for _, m in signatures):
                 fix = "pass it by position, which every release reads the same"
             else:
                 fix = _fix(fix_path, bad, scope, sig_path)

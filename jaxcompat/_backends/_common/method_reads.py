@@ -30,12 +30,10 @@ import textwrap
 import types
 from typing import Any, NamedTuple
 
-import jax
+from .jit_object import PjitFunction
 
 #: Built-ins that name an attribute of their first argument in their second.
 _NAMING_CALLS = frozenset({"getattr", "hasattr", "setattr", "delattr"})
-#: JAX's jitted functions: as a class attribute, ``self.f(x)`` passes self to the function.
-_PJIT_FUNCTION = type(jax.jit(lambda x: x))
 
 
 class Item(NamedTuple):
@@ -305,7 +303,7 @@ def _collect_value(
     if isinstance(value, staticmethod | classmethod):
         return True  # receives no instance
     if getattr(type(value), "_jaxcompat_compare_by_identity", False) or isinstance(
-        value, _PJIT_FUNCTION
+        value, PjitFunction
     ):  # a jitted function: its function receives self
         return _collect(getattr(value, "__wrapped__", None), cls, paths, prefixes, seen)
     if not hasattr(type(value), "__get__"):

@@ -30,6 +30,7 @@ import jax
 import numpy as np
 
 from .hashing import ATOMIC_TYPES, Tracer, flatten_one_level
+from .jit_object import PjitFunction
 
 #: How deep the walk through ``self``'s state goes before it gives up with a ValueError.
 MAX_STATE_DEPTH = 200
@@ -49,7 +50,7 @@ _IDENTITY_TYPES = (
     type,
     functools.partial,  # jaxcompat's own jitted functions too
     type(functools.lru_cache(lambda: None)),  # a cached function is a function
-    type(jax.jit(lambda x: x)),  # JAX's jitted functions
+    PjitFunction,  # JAX's jitted functions
     # What a logger writes is a side effect, not a value the result depends on; walked, it
     # would reach every logger of the process and its handlers' open streams.
     logging.Logger,
