@@ -227,10 +227,9 @@ def test_a_class_taking_newest_keywords_makes_jax_own_objects():
         jnp.arange(5.0), jnp.array([[1], [3]]), numbers, (1,), mode="promise_in_bounds"
     )
     np.testing.assert_array_equal(gathered, [1.0, 3.0])
-    # Classes that code compares by type stay JAX's own (their newest keywords have no rule).
+    # A class that code compares by type stays JAX's own (its newest keywords have no rule):
+    # `type(x) is jax.ShapeDtypeStruct` over eval_shape's results.
     assert jaxcompat.ShapeDtypeStruct is jax.ShapeDtypeStruct
-    assert jaxcompat.sharding.Mesh is jax.sharding.Mesh
-    assert jaxcompat.sharding.PartitionSpec is jax.sharding.PartitionSpec
 
 
 def test_a_subclass_of_an_adapted_class_makes_its_own_objects():
