@@ -51,7 +51,7 @@ def test_compatibility_md_covers_the_namespace_on_every_row():
 def test_compatibility_md_counts_the_newest_keywords_on_every_row():
     text = (ROOT / "COMPATIBILITY.md").read_text()
     section = text.split("## The newest JAX's keywords on each release")[1].split("\n### ")[0]
-    counts = r" \| (\d+)" * 5  # honoured, None only, refused, clear error, not accepted
+    counts = r" \| (\d+)" * 5  # honoured, default only, refused, clear error, not accepted
     counted = re.findall(
         r"^\| (\d[\d.]*) \| (\d+) / (\d+) \| (\d+)" + counts + r" \|$", section, flags=re.M
     )

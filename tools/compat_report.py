@@ -189,7 +189,10 @@ def _accepts_by_name(parameters: dict[str, Any], name: str) -> bool:
 
 def _is_keyword_wrapper(function: Any) -> bool:
     """Whether ``function`` is the shared newest-keyword wrapper of
-    ``jaxcompat/_backports/keywords.py`` (its rules then say what each keyword becomes)."""
+    ``jaxcompat/_backports/keywords.py``, or a class of ``keyword_classes.py`` (which keeps
+    the release's class as ``__wrapped__``): its rules then say what each keyword becomes."""
+    if isinstance(function, type):
+        return "__wrapped__" in vars(function)
     code = getattr(function, "__code__", None)
     return (
         code is not None
@@ -201,13 +204,15 @@ def _is_keyword_wrapper(function: Any) -> bool:
 def keyword_probe() -> dict[str, Any]:
     """The newest JAX's keywords on this release: how many callables accept every keyword of
     their newest signature by name, and what each keyword the release's own function lacks
-    becomes through jaxcompat (``honoured``, ``None only``, ``refused as the newest does``,
+    becomes through jaxcompat (``honoured``, ``default only``, ``refused as the newest does``,
     ``clear error``, or ``not accepted``, with the rule's reason)."""
     import importlib
 
     from jaxcompat import _surface
     from jaxcompat._stable_names.keyword_kinds import (
+        NO_DEFAULT,
         NOT_ADAPTED_YET,
+        PASSED_UNDER_THE_RELEASE_NAME,
         REFUSED_BY_NEWEST,
         UNSUPPORTED,
     )
@@ -247,6 +252,8 @@ def keyword_probe() -> dict[str, Any]:
             wrapped = _signature_parameters(found.__wrapped__) if adapting else None
             for parameter, first in newest.get(path, ("", {}))[1].items():
                 rule = rule_for(path, parameter)
+                if rule is not None and rule.named_from is not None:
+                    first = rule.named_from  # where the signature data cannot tell
                 # The release's own function takes it (and is right: see KeywordRule.fixed_in).
                 fixed_in = rule.fixed_in if rule is not None and rule.fixed_in else first
                 rule_fixed_later = fixed_in != first or (
@@ -268,8 +275,12 @@ def keyword_probe() -> dict[str, Any]:
                     kind = "honoured"  # the wrapped function takes it itself
                 elif not adapting or rule is None:
                     kind = "honoured"  # jaxcompat's own function or adapter takes it
-                elif rule.other_values == UNSUPPORTED:
-                    kind = "None only"
+                elif rule.other_values == PASSED_UNDER_THE_RELEASE_NAME and (
+                    wrapped is not None and rule.release_name in wrapped
+                ):
+                    kind = "honoured"  # under the name the release's class gives it
+                elif rule.other_values in (UNSUPPORTED, PASSED_UNDER_THE_RELEASE_NAME):
+                    kind = "clear error" if rule.default is NO_DEFAULT else "default only"
                 elif rule.other_values == REFUSED_BY_NEWEST:
                     kind = "refused as the newest does"
                 elif rule.other_values == NOT_ADAPTED_YET:
@@ -449,7 +460,7 @@ def namespace_sections(results: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-KEYWORD_KINDS = ("honoured", "None only", "refused as the newest does", "clear error")
+KEYWORD_KINDS = ("honoured", "default only", "refused as the newest does", "clear error")
 
 
 def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
@@ -464,11 +475,12 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
         "`jax.numpy.fft` too), how many accept every keyword parameter of their newest",
         "signature by name; and, of the (callable, keyword) pairs whose keyword the release's",
         "own function lacks, how many jaxcompat honours (composed from the release's own",
-        "operations, or by its own function), accepts only as `None` (`out_sharding` before",
-        "sharding in types), refuses for any other value as the newest JAX does itself",
-        "(`out=` and `where=` of the ufuncs), or refuses with a clear error that names the",
-        "first release that takes it; the rest are not accepted at all (listed below). Rules:",
-        "`jaxcompat/_stable_names/keywords.py`.",
+        "operations, by its own function, or passed under the name the release's class gives",
+        "it), accepts only as its default and refuses otherwise with a clear error naming the",
+        "first release that takes it (`out_sharding=None` before sharding in types), refuses",
+        "for any other value as the newest JAX does itself (`out=` and `where=` of the",
+        "ufuncs), or refuses for any value with such a clear error; the rest are not accepted",
+        "at all (listed below). Rules: `jaxcompat/_stable_names/keywords.py`.",
         "",
         "| JAX | callables accepting every newest keyword | pairs the release lacks | "
         + " | ".join(KEYWORD_KINDS)
@@ -490,16 +502,16 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
             "A call that passes one of these (other than its default) raises a TypeError that "
             "names the function, the keyword, the installed release and the first release "
             "that takes it: jaxcompat does not compose it from older releases' operations "
-            "yet.",
+            "yet, or (a parameter the newest requires, such as `AbstractDevice`'s `platform`) "
+            "the release cannot make what it asks for.",
         ),
         (
             "not accepted",
             "Newest keywords not accepted",
-            "A class with no rule for these keeps JAX's own class, whose constructor takes what "
-            "the release's takes. `ShapeDtypeStruct`, `PartitionSpec` (`P`) and `Mesh` stay "
-            "JAX's own on purpose: code compares them by type (`type(x) is "
-            "jax.ShapeDtypeStruct` over `eval_shape`'s results), which a class of jaxcompat's "
-            "would fail. The other sharding and layout classes have no rule yet.",
+            "`ShapeDtypeStruct` stays JAX's own class on purpose, whose constructor takes what "
+            "the release's takes: code compares it by type (`type(x) is "
+            "jax.ShapeDtypeStruct` over `eval_shape`'s results), which a class of jaxcompat's, "
+            "however it makes JAX's own objects, would fail.",
         ),
     ):
         shown: dict[str, list[bool]] = {}

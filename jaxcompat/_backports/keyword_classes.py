@@ -140,6 +140,7 @@ def class_taking_newest_keywords(
         defaults = {**newest_defaults, **{p: rule.default for p, (_, rule) in wanted.items()}}
         newest = signature_from(newest_signature, defaults)
     adapted.__signature__ = newest  # type: ignore[attr-defined]
+    adapted.__wrapped__ = release_class  # type: ignore[attr-defined]
     return adapted
 
 
