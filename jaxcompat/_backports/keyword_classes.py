@@ -52,12 +52,13 @@ def class_taking_newest_keywords(
     wanted: dict[str, tuple[str, KeywordRule]],
 ) -> type:
     """``release_class`` with a constructor that takes every ruled newest keyword it lacks,
-    or ``release_class`` itself where it lacks none (or its signature cannot be read).
+    or ``release_class`` itself where it lacks none (or its signature cannot be read, and no
+    rule says what it names).
 
     A subclass that stands for the release's class, whose calls hand back JAX's own object;
     a subclass of it makes objects of that subclass, as subclassing JAX's class does. Where
-    JAX prohibits subclassing its class (``jax.P`` from 0.6.2), a class that stands in for it
-    and prohibits subclassing too.
+    JAX's class cannot be subclassed so (PartitionSpec from 0.6.2: built in C++, or refusing
+    subclasses from 0.10.1), a class that stands in for it (``release_class.stand_in_for``).
     """
     try:
         own: inspect.Signature | None = inspect.signature(release_class)
@@ -75,10 +76,12 @@ def class_taking_newest_keywords(
     }
     if not missing or any(found[1].other_values not in _CLASS_KINDS for found in missing.values()):
         return release_class
-    renamed = {
+    renamed: dict[str, str] = {
         name: rule.release_name
         for name, (_, rule) in missing.items()
-        if rule.other_values == PASSED_UNDER_THE_RELEASE_NAME and rule.release_name in named
+        if rule.other_values == PASSED_UNDER_THE_RELEASE_NAME
+        and rule.release_name is not None
+        and rule.release_name in named
     }
     own_positional = [
         p.name
@@ -108,7 +111,7 @@ def class_taking_newest_keywords(
                 kept[name] = value
             args = args[:count] + args[count + len(by_position) :]
         for name, (first, rule) in missing.items():
-            if name not in kept or (name in named and not of_the_newest_kind(kept[name], rule)):
+            if name not in kept or (name in named and not _of_the_newest_kind(kept[name], rule)):
                 continue  # left out, or the release's own call (0.6.1's unreduced=("x",))
             value = kept.pop(name)
             if name in renamed:
@@ -144,11 +147,12 @@ def class_taking_newest_keywords(
     return adapted
 
 
-def of_the_newest_kind(value: Any, rule: KeywordRule) -> bool:
+def _of_the_newest_kind(value: Any, rule: KeywordRule) -> bool:
     """Whether ``value``, for a parameter that the release's class names but reads otherwise,
     is of the kind of the newest default (a set or frozenset for PartitionSpec's unreduced=,
     which 0.6.1 reads as one axis name): another value is the release's own call."""
-    return type(value) in EMPTY_AS.get(type(rule.default), (type(rule.default),))
+    default_type: type = type(rule.default)
+    return type(value) in EMPTY_AS.get(default_type, (default_type,))
 
 
 def _subclass_standing_for(release_class: type, name: str, module: str, as_taken: Any) -> type:

@@ -34,7 +34,7 @@ def is_new_value(value: Any, new_values: tuple[Any, ...]) -> bool:
 
 #: The empty collections the newest JAX reads as an empty default of each type: its
 #: PartitionSpec turns a set into a frozenset (``unreduced=set()``); a tuple stays a tuple.
-EMPTY_AS = {frozenset: (frozenset, set), tuple: (tuple,)}
+EMPTY_AS: dict[type, tuple[type, ...]] = {frozenset: (frozenset, set), tuple: (tuple,)}
 
 
 def is_default(value: Any, default: Any) -> bool:
@@ -132,8 +132,8 @@ def positional_names(signature: str) -> list[str]:
 def signature_from(signature: str, defaults: dict[str, Any]) -> inspect.Signature:
     """The signature a signature string of the data (``*partitions,unreduced=``) describes,
     with the defaults given (a parameter with none shows none)."""
-    parameters = []
-    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    parameters: list[inspect.Parameter] = []
+    kind: inspect._ParameterKind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     for part in signature.split(","):
         if part == "/":
             parameters = [p.replace(kind=inspect.Parameter.POSITIONAL_ONLY) for p in parameters]

@@ -54,4 +54,5 @@ def stand_in_for(release_class: type, name: str, module: str, as_taken: Any) -> 
             return getattr(release_class, attribute)
 
     namespace = {"__module__": module, "__qualname__": name, "__doc__": release_class.__doc__}
-    return _StandIn(name, (), namespace)
+    stand_in: type = _StandIn(name, (), namespace)
+    return stand_in
