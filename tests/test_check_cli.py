@@ -353,6 +353,43 @@ def test_real_data_findings(in_tmp, capsys):
     ]
 
 
+def test_a_class_keyword_names_the_first_release_that_takes_it(in_tmp, capsys):
+    # PartitionSpec's class is built in C++ on 0.6.2-0.10.0, where the signature data cannot
+    # read it: its rule names the first release that takes reduced= (0.6.2). A keyword the
+    # newest requires (AbstractDevice's platform) is refused for every value before it.
+    write(
+        in_tmp,
+        "a.py",
+        """\
+        import jax
+        jax.sharding.PartitionSpec('x', reduced=r)
+        jax.sharding.AbstractDevice('cpu', None, platform='cpu')
+        jax.experimental.layout.Layout((1, 0), tiling=t)
+        """,
+    )
+    code, out, _ = run(capsys, "a.py", "--jax", ">=0.7.2")
+    assert (code, out.splitlines()[:-2]) == (
+        1,
+        [
+            "a.py:3:42: JC010 `jax.sharding.AbstractDevice` does not accept the keyword "
+            "`platform` on 0.7.2-0.10.0; raise the floor to jax>=0.10.1 (JAX before it has no "
+            "platform in an abstract device)"
+        ],
+    )
+    code, out, _ = run(capsys, "a.py", "--jax", ">=0.5.0")
+    lines = out.splitlines()
+    assert lines[0] == (
+        "a.py:2:33: JC010 `jax.sharding.PartitionSpec` does not accept the keyword `reduced` on "
+        "0.5.0-0.6.1; raise the floor to jax>=0.6.2 (`jaxcompat.sharding.PartitionSpec` takes "
+        "it on every release, but only `reduced=frozenset()` before 0.6.2)"
+    )
+    assert lines[3] == (
+        "a.py:4:40: JC010 `jax.experimental.layout.Layout` does not accept the keyword `tiling` "
+        "on 0.5.0-0.7.0; use `jaxcompat.experimental.layout.Layout`, which passes it as "
+        "`_tiling` where JAX names it so"
+    )
+
+
 def test_a_legacy_call_that_jax_still_reads_by_position_is_no_finding(in_tmp, capsys):
     # JAX 0.11.0 made ClosedJaxpr an alias of Jaxpr, whose parameters are others, but whose
     # constructor still reads ClosedJaxpr(jaxpr, consts); by keyword, jaxpr= is refused.

@@ -357,4 +357,15 @@ def adapted_keyword(path: str, keyword: str) -> tuple[str, KeywordRule] | None:
         return None
     if module not in modules(mirrored=True):
         return None
-    return added[1][keyword], rule
+    # The first release that takes it as the newest does: where the signature data cannot
+    # tell (KeywordRule.named_from), or where the release names it but reads it otherwise.
+    first = rule.named_from or added[1][keyword]
+    if rule.fixed_in is not None and _as_tuple(rule.fixed_in) > _as_tuple(first):
+        first = rule.fixed_in
+    return first, rule
+
+
+def _as_tuple(release: str) -> tuple[int, ...]:
+    """``0.9.0.1`` as ``(0, 9, 0, 1)`` (the checker reads no installed JAX, so not through
+    ``_version``)."""
+    return tuple(int(part) for part in release.split("."))

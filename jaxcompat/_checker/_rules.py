@@ -23,7 +23,12 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .._stable_names.keyword_kinds import UNSUPPORTED, KeywordRule
+from .._stable_names.keyword_kinds import (
+    NO_DEFAULT,
+    PASSED_UNDER_THE_RELEASE_NAME,
+    UNSUPPORTED,
+    KeywordRule,
+)
 from .._surface import rows
 from ._api import (
     JAXCOMPAT_MODULES,
@@ -261,7 +266,8 @@ def _adapted_keyword_finding(
     only its default there (``_backports/keywords.py``)."""
     keyword, line, col = where
     first, rule = adapted
-    # Only an UNSUPPORTED keyword's values other than the default fail through jaxcompat.
+    # Only an UNSUPPORTED keyword's values other than the default fail through jaxcompat;
+    # one the newest requires (no default) fails for every value.
     fails = rule.other_values == UNSUPPORTED and not (
         rule.default is None and keyword in call.none_keywords
     )
@@ -281,6 +287,10 @@ def _adapted_keyword_finding(
         fix = f"use `{public}`, which takes `{keyword}` on every release"
         if rule.other_values == UNSUPPORTED:
             fix = f"use `{public}`, which takes {default} on every release"
+        elif rule.other_values == PASSED_UNDER_THE_RELEASE_NAME:
+            fix = f"use `{public}`, which passes it as `{rule.release_name}` where JAX names it so"
+    elif rule.default is NO_DEFAULT:
+        fix = f"raise the floor to jax>={first} (JAX before it {rule.reason})"
     else:
         fix = (
             f"raise the floor to jax>={first} (`{public}` takes it on every release, but "
