@@ -50,12 +50,18 @@ def test_partition_spec_unreduced_axes_are_taken_or_a_clear_error():
         return
     with pytest.raises(TypeError) as error:
         jaxcompat.sharding.PartitionSpec("x", unreduced={"y"})
+    # 0.6.1 names unreduced=, but reads a set as one axis name.
+    named = "unreduced" in inspect.signature(jax.sharding.PartitionSpec).parameters
+    lacks = "reads it otherwise" if named else "has no unreduced parameter"
     assert str(error.value) == (
         f"jaxcompat.sharding.PartitionSpec(unreduced=...) needs JAX {first} or newer: JAX "
         f"{VERSION} cannot mark mesh axes unreduced or reduced in a PartitionSpec (its "
-        "jax.sharding.PartitionSpec has no unreduced parameter). Pass unreduced=frozenset(), "
-        "the default, or leave it out; or upgrade JAX."
+        f"jax.sharding.PartitionSpec {lacks}). Pass unreduced=frozenset(), the default, or "
+        "leave it out; or upgrade JAX."
     )
+    if named:  # 0.6.1's own call, with a tuple of axis names, is 0.6.1's
+        spec = jaxcompat.sharding.PartitionSpec("x", unreduced=("y",))
+        assert spec == jax.sharding.PartitionSpec("x", unreduced=("y",))
 
 
 def test_partition_spec_unreduced_kind_other_than_none_is_a_clear_error_before_it_exists():
@@ -66,10 +72,12 @@ def test_partition_spec_unreduced_kind_other_than_none_is_a_clear_error_before_i
         return
     with pytest.raises(TypeError) as error:
         jaxcompat.P("x", unreduced_kind="sum")
+    # One class for both names, named as JAX names its class (PartitionSpec before 0.10.1).
+    name = "P" if jax.sharding.PartitionSpec.__name__ == "P" else "sharding.PartitionSpec"
     assert str(error.value) == (
-        f"jaxcompat.P(unreduced_kind=...) needs JAX {first} or newer: JAX {VERSION} has no "
-        "kinds of unreduced axes (UnreducedKind) (its jax.P has no unreduced_kind parameter). "
-        "Pass unreduced_kind=None, the default, or leave it out; or upgrade JAX."
+        f"jaxcompat.{name}(unreduced_kind=...) needs JAX {first} or newer: JAX {VERSION} has "
+        f"no kinds of unreduced axes (UnreducedKind) (its jax.{name} has no unreduced_kind "
+        "parameter). Pass unreduced_kind=None, the default, or leave it out; or upgrade JAX."
     )
 
 

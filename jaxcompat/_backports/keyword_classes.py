@@ -43,6 +43,11 @@ _CLASS_KINDS = frozenset(
 )
 
 
+#: The class made for each class of JAX's, so that JAX's aliases of one class (``jax.P`` and
+#: ``jax.sharding.PartitionSpec``, whose rules are the same) stay one class here too.
+_MADE: dict[type, type] = {}
+
+
 def class_taking_newest_keywords(
     public_path: str,
     jax_path: str,
@@ -60,6 +65,9 @@ def class_taking_newest_keywords(
     JAX's class cannot be subclassed so (PartitionSpec from 0.6.2: built in C++, or refusing
     subclasses from 0.10.1), a class that stands in for it (``release_class.stand_in_for``).
     """
+    if release_class in _MADE:
+        return _MADE[release_class]
+    public_path, jax_path = _named_as_jax_names(release_class, public_path, jax_path)
     try:
         own: inspect.Signature | None = inspect.signature(release_class)
     except (TypeError, ValueError):  # a class built in C++ (PartitionSpec 0.6.2-0.10.0)
@@ -122,13 +130,13 @@ def class_taking_newest_keywords(
                     )
                 kept[renamed[name]] = value
             elif not is_default(value, rule.default):
-                raise refusal(public_path, jax_path, name, first, rule)
+                raise refusal(public_path, jax_path, name, first, rule, name in named)
         return args, kept
 
     module, _, name = f"jaxcompat.{public_path}".rpartition(".")
     try:
         adapted = _subclass_standing_for(release_class, name, module, as_the_release_takes)
-    except TypeError:  # JAX prohibits subclassing it
+    except TypeError:  # JAX prohibits subclassing it, or its metaclass cannot be subclassed
         adapted = stand_in_for(release_class, name, module, as_the_release_takes)
     if own is not None:  # a renamed parameter shown where the release's class has it
         release_names = {release: newest for newest, release in renamed.items()}
@@ -144,7 +152,24 @@ def class_taking_newest_keywords(
         newest = signature_from(newest_signature, defaults)
     adapted.__signature__ = newest  # type: ignore[attr-defined]
     adapted.__wrapped__ = release_class  # type: ignore[attr-defined]
+    _MADE[release_class] = adapted
     return adapted
+
+
+def _named_as_jax_names(release_class: type, public_path: str, jax_path: str) -> tuple[str, str]:
+    """The public and JAX paths of the alias of ``jax_path`` that bears the release class's
+    own name (``sharding.PartitionSpec`` for 0.4.13's class, ``P`` for 0.10.1's, whichever
+    alias is read first), so that the one class made for both is named as JAX names it."""
+    aliases = {
+        path
+        for rule in KEYWORD_RULES
+        if rule.paths is not None and jax_path in rule.paths
+        for path in rule.paths
+    }
+    for alias in sorted(aliases):
+        if alias.rpartition(".")[2] == release_class.__name__:
+            return alias.removeprefix("jax."), alias
+    return public_path, jax_path
 
 
 def _of_the_newest_kind(value: Any, rule: KeywordRule) -> bool:

@@ -60,8 +60,17 @@ def places_nothing(name: str, value: Any) -> bool:
     return name == "out_sharding" and mesh is not None and not getattr(mesh, "axis_names", 1)
 
 
-def refusal(public_path: str, jax_path: str, name: str, first: str, rule: KeywordRule) -> Exception:
-    """The clear error for ``name=`` (another value than its default) on this release."""
+def refusal(
+    public_path: str,
+    jax_path: str,
+    name: str,
+    first: str,
+    rule: KeywordRule,
+    named_by_release: bool = False,
+) -> Exception:
+    """The clear error for ``name=`` (another value than its default) on this release;
+    ``named_by_release``: the release's function names the parameter, but reads it otherwise
+    (before the rule's ``fixed_in``)."""
     if rule.other_values == REFUSED_BY_NEWEST:
         return NotImplementedError(
             f"jaxcompat.{public_path}({name}=...) takes only {name}={rule.default!r}, as in "
@@ -81,9 +90,10 @@ def refusal(public_path: str, jax_path: str, name: str, first: str, rule: Keywor
         way_out = f"Upgrade JAX, or call it as JAX {JAX_VERSION_STRING}'s own is called."
     else:
         way_out = f"Pass {name}={rule.default!r}, the default, or leave it out; or upgrade JAX."
+    lacks = "reads it otherwise" if named_by_release else f"has no {name} parameter"
     return TypeError(
         f"jaxcompat.{public_path}({name}=...) needs JAX {first} or newer: JAX "
-        f"{JAX_VERSION_STRING} {rule.reason} (its {jax_path} has no {name} parameter). " + way_out
+        f"{JAX_VERSION_STRING} {rule.reason} (its {jax_path} {lacks}). " + way_out
     )
 
 

@@ -6,7 +6,9 @@ function lacks comes from ``_data/newest_keywords.json``; what each becomes, fro
 once per name, on first lookup (``_namespace``), so that a call written for the newest JAX
 works: the default value is the same as leaving the keyword out, and another value is
 honoured (``device=``: the result is put there) or a clear error. Where the release's
-function names the parameter, JAX's own object is kept.
+function names the parameter, JAX's own object is kept. A class's constructor is adapted by
+``keyword_classes.py``; what both share (which values are the default, the clear error), by
+``keyword_values.py``.
 """
 
 from __future__ import annotations
@@ -234,7 +236,7 @@ def accept_newest_keywords(
             if is_default(value, rule.default) or places_nothing(name, value):
                 continue  # the same as leaving it out
             if rule.other_values in (UNSUPPORTED, REFUSED_BY_NEWEST, NOT_ADAPTED_YET):
-                raise refusal(public_path, jax_path, name, first, rule)
+                raise refusal(public_path, jax_path, name, first, rule, name in own.parameters)
             honoured.setdefault(rule.other_values, {})[name] = value
         target = namespace.get(attribute, function)
         for kind, values in honoured.items():
