@@ -48,6 +48,7 @@ from .._stable_names.keyword_kinds import (
     SPREAD_AROUND_THE_MEAN,
     STABLE_BY_THE_RELEASE,
     SUBSET_WHERE_COMPUTABLE,
+    SUMMED_OVER_THE_AXIS,
     TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
     UNPACKED_AS_ASKED,
@@ -109,6 +110,7 @@ from .keywords_random import (
 )
 from .keywords_random_methods import sampled_by_method
 from .keywords_sets import set_filled_to_size, sorted_in_one_batch, stable_by_the_release
+from .keywords_vmap import summed_over_the_axis
 
 __all__ = ["HONOURS"]
 
@@ -159,4 +161,5 @@ HONOURS: dict[str, Callable[..., Any]] = {
     SAMPLED_BY_METHOD: sampled_by_method,
     GATHERED_AS_ASKED: gathered_as_asked,
     LOGS_DROPPED: logs_dropped,
+    SUMMED_OVER_THE_AXIS: summed_over_the_axis,
 }

@@ -70,6 +70,7 @@ __all__ = [
     "SPREAD_AROUND_THE_MEAN",
     "STABLE_BY_THE_RELEASE",
     "SUBSET_WHERE_COMPUTABLE",
+    "SUMMED_OVER_THE_AXIS",
     "TOLERANCE_AS_RTOL",
     "TOP_K_ALONG_AXIS",
     "UNPACKED_AS_ASKED",
@@ -130,6 +131,7 @@ SAMPLED_BY_METHOD = "sampled by method"
 GATHERED_AS_ASKED = "gathered as asked"
 LOGS_DROPPED = "logs dropped"
 PASSED_UNDER_THE_RELEASE_NAME = "passed under the release's name"
+SUMMED_OVER_THE_AXIS = "summed over the mapped axis"
 
 
 class _NoDefault:

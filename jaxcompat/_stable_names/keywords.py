@@ -64,6 +64,7 @@ from .keyword_kinds import (
     SPREAD_AROUND_THE_MEAN,
     STABLE_BY_THE_RELEASE,
     SUBSET_WHERE_COMPUTABLE,
+    SUMMED_OVER_THE_AXIS,
     TOLERANCE_AS_RTOL,
     TOP_K_ALONG_AXIS,
     UNPACKED_AS_ASKED,
@@ -690,6 +691,9 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         paths=frozenset({"jax.Ref"}),
         release_name="buf",
     ),
+    # JAX 0.9.0: vmap(sum_match=True) sums over the mapped axis an output whose out_axes is
+    # None and that varies along it (before, such an output is an error).
+    KeywordRule("sum_match", SUMMED_OVER_THE_AXIS, default=False, paths=frozenset({"jax.vmap"})),
     # JAX 0.10.2: checkpoint(static_argnames=) is read only under the jax_remat3 option (off
     # by default, and absent before 0.10.2): otherwise the newest traces keyword arguments
     # as every older release does.
