@@ -3,6 +3,7 @@ of lax.mul, on every row: asarray(copy=), std/var/nanstd/nanvar(mean=), compress
 size=, fill_value=), isin/digitize(method=), trim_zeros(axis=) and lax.mul(out_dtype=).
 Results are checked against NumPy, computed in float64."""
 
+import operator
 import re
 
 import jax
@@ -364,3 +365,59 @@ def test_reshape_with_copy_gives_the_reshaped_values(copy):
     np.testing.assert_array_equal(
         cnp.reshape(x, (3, -1), "F", copy=copy), np.arange(6.0).reshape(3, 2, order="F")
     )
+
+
+def _custom_ufunc():
+    """An add whose methods are given, each distinguishable from the plain add's."""
+
+    def reduce(a, axis=0, dtype=None, keepdims=False, initial=None, where=None):
+        summed = jnp.sum(a, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+        return summed * 10
+
+    return cnp.ufunc(
+        operator.add,
+        2,
+        1,
+        identity=0,
+        call=lambda a, b: a + b + 100,
+        reduce=reduce,
+        accumulate=lambda a, axis=0, dtype=None: jnp.cumsum(a, axis=axis, dtype=dtype) * 2,
+        at=lambda a, indices, b=None: a.at[indices].add(1 if b is None else b) * 3,
+        reduceat=lambda a, indices, axis=0, dtype=None: jnp.take(a, indices, axis=axis) - 1,
+    )
+
+
+def test_a_ufunc_calls_the_methods_it_is_given():
+    if not hasattr(cnp, "ufunc"):
+        return  # JAX 0.4.13 has no ufunc objects (its AttributeError is tested elsewhere)
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    custom = _custom_ufunc()
+    assert isinstance(custom, jnp.ufunc)
+    assert isinstance(custom, cnp.ufunc)
+    np.testing.assert_allclose(custom(x, 1.0), x + 101)
+    np.testing.assert_allclose(custom.reduce(x), x.sum(0) * 10)
+    reduced = custom.reduce(x, axis=1, keepdims=True)
+    np.testing.assert_allclose(reduced, x.sum(1, keepdims=True) * 10)
+    np.testing.assert_allclose(jax.jit(custom.reduce)(x), x.sum(0) * 10)
+    np.testing.assert_allclose(jax.grad(lambda v: custom.reduce(v).sum())(x), np.full((2, 3), 10.0))
+    np.testing.assert_allclose(custom.accumulate(x, axis=1), np.cumsum(x, 1) * 2)
+    np.testing.assert_allclose(custom.at(np.zeros(3), 1, 2.0, inplace=False), [0.0, 6.0, 0.0])
+    np.testing.assert_allclose(custom.reduceat(x[0], np.array([0, 2])), [-1.0, 1.0])
+    outer = custom.outer(np.arange(2.0), np.arange(2.0))
+    np.testing.assert_allclose(outer, [[100, 101], [101, 102]])
+    with pytest.raises(NotImplementedError, match="out argument of"):
+        custom.reduce(x, out=0)  # (out is static: any value but None is refused)
+    with pytest.raises(ValueError, match="where argument must have dtype=bool"):
+        custom.reduce(x, where=x)
+
+
+def test_a_ufunc_given_no_methods_is_jax_own():
+    if not hasattr(cnp, "ufunc"):
+        return
+    plain = cnp.ufunc(operator.add, 2, 1, identity=0)
+    assert type(plain) is jnp.ufunc
+    np.testing.assert_allclose(plain.reduce(np.arange(4.0)), 6.0)
+    assert plain == cnp.ufunc(operator.add, 2, 1, identity=0)
+    # The implementations given are not part of a ufunc's identity, as in the newest JAX.
+    assert _custom_ufunc() == plain
+    assert hash(_custom_ufunc()) == hash(plain)

@@ -202,15 +202,21 @@ NAMES: tuple[StableName, ...] = (
         )
     ),
     # jax.numpy.ufunc (0.4.18) has the newest meaning on every release that has it; 0.4.33
-    # added its call/reduce/accumulate/at/reduceat keyword arguments, which older releases
-    # reject with a TypeError.
-    *(
-        StableName(
-            f"numpy.{name}",
-            (Source(f"jax.numpy:{name}"),),
-            first="0.4.18",
-            reason="jax.numpy has no ufunc objects before it",
-        )
-        for name in ("frompyfunc", "ufunc")
+    # added its call/reduce/accumulate/at/reduceat keyword arguments, the implementations of
+    # its methods, which the backport calls on the releases before.
+    StableName(
+        "numpy.frompyfunc",
+        (Source("jax.numpy:frompyfunc"),),
+        first="0.4.18",
+        reason="jax.numpy has no ufunc objects before it",
+    ),
+    StableName(
+        "numpy.ufunc",
+        (
+            Source("jax.numpy:ufunc", releases=">=0.4.33"),
+            Source("jax.numpy:ufunc", adapter="numpy_ufunc:ufunc_with_methods"),
+        ),
+        first="0.4.18",
+        reason="jax.numpy has no ufunc objects before it",
     ),
 )
