@@ -3,6 +3,7 @@ of lax.mul, on every row: asarray(copy=), std/var/nanstd/nanvar(mean=), compress
 size=, fill_value=), isin/digitize(method=), trim_zeros(axis=) and lax.mul(out_dtype=).
 Results are checked against NumPy, computed in float64."""
 
+import inspect
 import operator
 import re
 
@@ -421,3 +422,36 @@ def test_a_ufunc_given_no_methods_is_jax_own():
     # The implementations given are not part of a ufunc's identity, as in the newest JAX.
     assert _custom_ufunc() == plain
     assert hash(_custom_ufunc()) == hash(plain)
+
+
+def test_a_ufunc_takes_the_release_own_call_too():
+    if not hasattr(cnp, "ufunc"):
+        return
+    own = inspect.signature(jnp.ufunc).parameters
+    if "update_doc" not in own:  # the release's ufunc is the newest's
+        assert cnp.ufunc is jnp.ufunc
+        return
+
+    def scaled(a, b, scale=1.0):
+        """Adds, then scales."""
+        return (a + b) * scale
+
+    # The release's own keyword, and keywords its call passes on to the function.
+    plain = cnp.ufunc(scaled, 2, 1, update_doc=False)
+    assert type(plain) is jnp.ufunc
+    custom = cnp.ufunc(scaled, 2, 1, update_doc=False, reduce=lambda a, **kw: a.sum())
+
+    def outcome(function):
+        try:
+            return float(function(1.0, 2.0, scale=2.0))
+        except TypeError as error:
+            return str(error)
+
+    # Whatever the release's own ufunc does with them (0.4.18 refuses, 0.4.31 drops them).
+    assert outcome(custom) == outcome(jnp.ufunc(scaled, 2, 1))
+    assert custom.__doc__ != scaled.__doc__
+    assert cnp.ufunc(scaled, 2, 1, reduce=lambda a, **kw: a.sum()).__doc__ == scaled.__doc__
+    given_call = cnp.ufunc(scaled, 2, 1, call=scaled)
+    with pytest.raises(TypeError) as error:
+        given_call(1.0, 2.0, scale=2.0)
+    assert str(error.value) == "ufunc.__call__() got an unexpected keyword argument 'scale'"

@@ -94,3 +94,21 @@ def test_a_tuple_axis_name_is_taken_or_a_clear_error():
         "lax.axis_index, which reads a tuple as the names of several axes. Name the axis with "
         "a string, or upgrade JAX."
     )
+
+
+def test_an_argument_or_output_that_holds_itself_is_refused_first():
+    # jaxlib 0.4.13's flatten overflows the C stack on one (a segfault); later releases
+    # raise an internal error. jaxcompat's vmap flattens them itself where it sums.
+    if "sum_match" not in keywords.keywords_to_adapt("jax.vmap"):
+        return  # JAX's own vmap (whose own flatten is not guarded: see the README)
+    looped = [1.0]
+    looped.append(looped)
+    with pytest.raises(ValueError, match="refers back to an enclosing list") as error:
+        jaxcompat.vmap(lambda x: looped, out_axes=None, sum_match=True)(X)
+    assert str(error.value).startswith(
+        "jaxcompat.vmap: the output[1] refers back to an enclosing list: a pytree that "
+        "contains itself cannot be staged on any JAX release"
+    )
+    with pytest.raises(ValueError, match="refers back to an enclosing list") as error:
+        jaxcompat.vmap(lambda x, y: x, in_axes=(0, None), out_axes=None, sum_match=True)(X, looped)
+    assert str(error.value).startswith("jaxcompat.vmap: args[1][1] refers back")

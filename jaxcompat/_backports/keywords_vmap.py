@@ -24,6 +24,7 @@ import jax.numpy as jnp
 from jax import tree_util
 from jax.custom_batching import custom_vmap  # type: ignore[attr-defined, unused-ignore]
 
+from .._backends._common.cycles import refuse_cycles
 from .._version import JAX_VERSION_STRING
 
 __all__ = ["summed_over_the_axis"]
@@ -64,11 +65,14 @@ def _vmap_summing(vmap: Any, fun: Any, settings: dict[str, Any]) -> Any:
 
     @functools.wraps(fun)
     def vmapped(*args: Any, **kwargs: Any) -> Any:
+        # Flattened here and by the vmap: one that holds itself crashes jaxlib (cycles.py).
+        refuse_cycles("vmap", args, kwargs)
         summed: list[int] = []  # which output leaves vary, learnt while the vmap traces
         structure: list[Any] = []
 
         def split_outputs(*args: Any, **kwargs: Any) -> Any:
             outputs = fun(*args, **kwargs)
+            refuse_cycles("vmap", (), {"the output": outputs})
             leaves, treedef = tree_util.tree_flatten(outputs)
             axes = _axis_per_leaf(out_axes, outputs)
             if axes is None or len(axes) != len(leaves):

@@ -45,17 +45,16 @@ def ufunc_with_methods(release_ufunc: type) -> type:
             accumulate: Any = None,
             at: Any = None,
             reduceat: Any = None,
+            update_doc: bool = True,
         ) -> Any:
+            # update_doc: the release's own parameter (False by default there); the newest
+            # has none and always takes the function's docstring.
             given = (call, reduce, accumulate, at, reduceat)
+            options = {"name": name, "nargs": nargs, "identity": identity, "update_doc": update_doc}
             if cls is ufunc and all(method is None for method in given):
-                # JAX's own object; the newest always takes the function's docstring.
-                return release_ufunc(
-                    func, nin, nout, name=name, nargs=nargs, identity=identity, update_doc=True
-                )
+                return release_ufunc(func, nin, nout, **options)  # JAX's own object
             made: Any = object.__new__(cls)
-            base.__init__(
-                made, func, nin, nout, name=name, nargs=nargs, identity=identity, update_doc=True
-            )
+            base.__init__(made, func, nin, nout, **options)
             made._newest_methods = dict(zip(_METHODS, given, strict=True))
             return made
 
@@ -67,10 +66,14 @@ def ufunc_with_methods(release_ufunc: type) -> type:
             call = self._newest_methods["call"]
             return super()._call if call is None else call
 
-        def __call__(self, *args: Any, out: None = None, where: None = None) -> Any:
+        def __call__(self, *args: Any, out: None = None, where: None = None, **kwargs: Any) -> Any:
             call = self._newest_methods["call"]
-            if call is None:
-                return super().__call__(*args, out=out, where=where)
+            if call is None:  # the release's own call, which passes keywords on to func
+                return super().__call__(*args, out=out, where=where, **kwargs)
+            if kwargs:  # the newest's __call__ takes none
+                raise TypeError(
+                    f"ufunc.__call__() got an unexpected keyword argument {next(iter(kwargs))!r}"
+                )
             if out is not None:
                 raise NotImplementedError(f"out argument of {self}")
             if where is not None:

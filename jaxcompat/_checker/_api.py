@@ -23,7 +23,7 @@ from .._surface import (
     signature_runs,
     status,
 )
-from ._ranges import release_tuples
+from ._ranges import release_tuple, release_tuples
 
 __all__ = [
     "JAXCOMPAT_MODULES",
@@ -360,12 +360,6 @@ def adapted_keyword(path: str, keyword: str) -> tuple[str, KeywordRule] | None:
     # The first release that takes it as the newest does: where the signature data cannot
     # tell (KeywordRule.named_from), or where the release names it but reads it otherwise.
     first = rule.named_from or added[1][keyword]
-    if rule.fixed_in is not None and _as_tuple(rule.fixed_in) > _as_tuple(first):
+    if rule.fixed_in is not None and release_tuple(rule.fixed_in) > release_tuple(first):
         first = rule.fixed_in
     return first, rule
-
-
-def _as_tuple(release: str) -> tuple[int, ...]:
-    """``0.9.0.1`` as ``(0, 9, 0, 1)`` (the checker reads no installed JAX, so not through
-    ``_version``)."""
-    return tuple(int(part) for part in release.split("."))

@@ -29,6 +29,7 @@ __all__ = [
     "describe",
     "mask_of",
     "range_for_file",
+    "release_tuple",
     "release_tuples",
     "row_list",
     "spec_mask",
@@ -39,10 +40,15 @@ class RangeError(ValueError):
     """A specifier or a pyproject.toml that does not give a usable range of JAX releases."""
 
 
+def release_tuple(release: str) -> tuple[int, ...]:
+    """A release as an int tuple: ``0.9.0.1`` is ``(0, 9, 0, 1)``, like ``__version_info__``."""
+    return tuple(int(part) for part in release.split("."))
+
+
 @functools.cache
 def release_tuples() -> tuple[tuple[int, ...], ...]:
-    """Every row as an int tuple: ``0.9.0.1`` is ``(0, 9, 0, 1)``, like ``__version_info__``."""
-    return tuple(tuple(int(part) for part in row.split(".")) for row in rows())
+    """Every row as an int tuple (:func:`release_tuple`)."""
+    return tuple(release_tuple(row) for row in rows())
 
 
 def _all_rows() -> int:
