@@ -409,3 +409,37 @@ def test_itemsize_bits_rejects_what_jax_rejects():
         jaxcompat.dtypes.itemsize_bits(None)
     with pytest.raises(ValueError, match=r"^unexpected input: dtype=dtype\('O'\)$"):
         jaxcompat.dtypes.itemsize_bits(np.dtype(object))
+
+
+# --- jax.typeof ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (np_jax.ones(3), ("ShapedArray", (3,), np.dtype(np.float32), False)),
+        (np_jax.zeros((2, 2), np.int32), ("ShapedArray", (2, 2), np.dtype(np.int32), False)),
+        (1.0, ("ShapedArray", (), np.dtype(np.float32), True)),
+        (np.arange(4), ("ShapedArray", (4,), np.dtype(np.int32), False)),
+    ],
+)
+def test_typeof_a_concrete_value_is_its_shaped_array(value, expected):
+    # The newest typeof never gives a ConcreteArray (JAX 0.4.36 removed it): the abstract
+    # value of a concrete array equals the ShapedArray of its shape and dtype.
+    aval = jaxcompat.typeof(value)
+    name, shape, dtype, weak_type = expected
+    assert (type(aval).__name__, aval.shape, aval.dtype, aval.weak_type) == expected
+    assert aval == jax.core.ShapedArray(shape, dtype, weak_type=weak_type)
+
+
+def test_typeof_a_tracer_is_its_abstract_value():
+    seen = []
+
+    @jax.jit
+    def f(x):
+        seen.append(jaxcompat.typeof(x))
+        return x
+
+    f(np_jax.ones(3))
+    assert seen == [jax.core.ShapedArray((3,), np.float32)]
+    assert type(seen[0]) is jax.core.ShapedArray

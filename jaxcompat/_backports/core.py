@@ -9,6 +9,7 @@ from .._version import JAX_VERSION_STRING
 
 __all__ = [
     "gensym_without_parameters",
+    "typeof_from_get_aval",
     "new_jaxpr_eqn_with_ctx",
     "unmapped_aval_without_axis_name",
 ]
@@ -85,3 +86,22 @@ def new_jaxpr_eqn_with_ctx(jax_new_jaxpr_eqn: Callable[..., Any]) -> Callable[..
         return jax_new_jaxpr_eqn(invars, outvars, primitive, params, effects, source_info)
 
     return new_jaxpr_eqn
+
+
+def typeof_from_get_aval(jax_get_aval: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``typeof(x)``: the abstract value of ``x``, never a ConcreteArray (JAX 0.4.36).
+
+    Before JAX 0.4.36 removed ConcreteArray, ``get_aval`` of a concrete array or a Python
+    scalar is a ConcreteArray holding the value; the newest ``typeof`` gives the ShapedArray
+    of the same shape, dtype and weak type. A tracer's abstract value is handed back as it is.
+    """
+    from jax.core import ConcreteArray, raise_to_shaped
+
+    def typeof(x: Any) -> Any:
+        aval = jax_get_aval(x)
+        if isinstance(aval, ConcreteArray):
+            return raise_to_shaped(aval)
+        return aval
+
+    typeof.__doc__ = "The abstract value (a ShapedArray for an array) of ``x``."
+    return typeof

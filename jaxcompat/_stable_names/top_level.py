@@ -7,7 +7,16 @@ from ._schema import NO_EXPLICIT_SHARDING, NO_REFS, SET_MESH_FALLBACKS, Source, 
 NAMES: tuple[StableName, ...] = (
     # --- top-level jax ------------------------------------------------------------------
     # jax.typeof arrived in 0.5.3 as an alias of jax.core.get_aval (which warns from 0.9.0).
-    StableName("typeof", (Source("jax:typeof"), Source("jax.core:get_aval"))),
+    # Before 0.4.36 (which removed ConcreteArray), get_aval of a concrete value is a
+    # ConcreteArray: the newest typeof gives its ShapedArray.
+    StableName(
+        "typeof",
+        (
+            Source("jax:typeof"),
+            Source("jax.core:get_aval", releases=">=0.4.36"),
+            Source("jax.core:get_aval", adapter="core:typeof_from_get_aval"),
+        ),
+    ),
     StableName(
         "make_mesh",
         (
