@@ -36,8 +36,11 @@ def parse_release(text: str) -> tuple[int, ...]:
 
 
 def _read_installed() -> tuple[str, str]:
+    from ._held_stderr import stderr_held_until_success
+
     try:
-        import jax
+        with stderr_held_until_success():  # no NumPy 2 banner before jaxcompat's diagnosis
+            import jax
     except ImportError as error:
         if getattr(error, "name", None) in ("jax", "jaxlib"):
             raise ImportError(
