@@ -266,3 +266,195 @@ def test_bound_methods_keep_metadata():
     d = Decorated()
     assert inspect.signature(d.apply) == inspect.signature(lambda x: x)
     assert d.apply.__wrapped__.__self__ is d
+
+
+# --- Side effects on self while tracing: as under jax.jit, each instance is traced --------
+
+
+def saver_class():
+    """A fresh class per test: equal instances, so compiled code could be shared."""
+
+    class Saver:
+        def __init__(self):
+            self.weights = jnp.ones(2)
+            self.scale = 2.0
+
+        def helper_save_tracer(self, x):  # as in JAX's own api_test.py
+            self._saved_tracer = x
+            return x
+
+    return Saver
+
+
+@pytest.mark.parametrize("jit", [jax.jit, jaxcompat.jit], ids=["jax.jit", "jaxcompat.jit"])
+def test_a_tracer_saved_on_self_lands_on_each_instance(jit):
+    saver = saver_class()
+    first, second = saver(), saver()
+    jit(first.helper_save_tracer)(0.0)
+    jit(second.helper_save_tracer)(0.0)  # equal state: under jax.jit traced all the same
+    for instance in (first, second):
+        assert jaxcompat.is_tracer(instance._saved_tracer)
+        with pytest.raises(jax.errors.UnexpectedTracerError, match="Encountered an unexpected"):
+            jit(lambda x, instance=instance: instance._saved_tracer)(0.0)
+        with pytest.raises(jax.errors.UnexpectedTracerError, match="Encountered an unexpected"):
+            jit(lambda x: x)(instance._saved_tracer)
+    assert first._saved_tracer is not second._saved_tracer
+
+
+def counter_class():
+    class Counter:
+        def __init__(self):
+            self.weights = jnp.ones(2)
+            self.traces = 0
+
+        @jaxcompat.jit
+        def apply(self, x):
+            self.traces += 1  # while tracing
+            return self.weights * x * self.traces
+
+        @jaxcompat.jit
+        def pure(self, x):
+            TRACES.append(1)  # not on self: no side effect on the instance
+            return self.weights * x
+
+    return Counter
+
+
+def test_a_counter_on_self_while_tracing_lands_on_each_instance():
+    counter = counter_class()
+    first, second = counter(), counter()
+    assert jnp.array_equal(first.apply(3.0), jnp.full(2, 3.0))
+    assert jnp.array_equal(second.apply(3.0), jnp.full(2, 3.0))
+    assert (first.traces, second.traces) == (1, 1)
+    third = counter()
+    third.traces = 1  # equal to what the others reached by tracing, but its own: traced
+    assert jnp.array_equal(third.apply(3.0), jnp.full(2, 6.0))
+    assert third.traces == 2
+    assert (first.traces, second.traces) == (1, 1)
+
+
+def test_a_write_below_self_while_tracing_lands_on_each_instance():
+    class Cached:
+        def __init__(self):
+            self.weights = jnp.ones(2)
+            self.cache = {}
+            self.log = []
+
+        @jaxcompat.jit
+        def apply(self, x):
+            self.cache["shape"] = x.shape
+            self.log.append("traced")
+            return self.weights * x
+
+    first, second = Cached(), Cached()
+    first.apply(jnp.ones(2))
+    second.apply(jnp.ones(2))
+    for instance in (first, second):
+        assert instance.cache == {"shape": (2,)}
+        assert instance.log == ["traced"]
+
+
+@pytest.mark.parametrize("jit", [jax.jit, jaxcompat.jit], ids=["jax.jit", "jaxcompat.jit"])
+def test_a_method_that_writes_to_self_is_traced_once_per_instance(jit):
+    class Counter:
+        def __init__(self):
+            self.weights = jnp.ones(2)
+            self.traces = 0
+
+        def apply(self, x):
+            self.traces += 1
+            return self.weights * x
+
+    first, second = Counter(), Counter()
+    jitted_first, jitted_second = jit(first.apply), jit(second.apply)
+    jitted_first(1.0)
+    jitted_first(2.0)
+    # A new jit of the same bound method, while one lives: JAX's cache holds it too.
+    jit(first.apply)(3.0)
+    jitted_second(1.0)
+    jit(second.apply)(2.0)
+    jitted_first(4.0)
+    assert (first.traces, second.traces) == (1, 1)
+    jitted_first(jnp.ones(2))  # a new argument shape: traced again on that instance alone
+    assert (first.traces, second.traces) == (2, 1)
+
+
+def test_a_method_that_writes_to_self_keeps_its_trace_across_jit_objects():
+    counter = counter_class()
+    instance = counter()
+    for value in (1.0, 2.0, 3.0):
+        jaxcompat.jit(instance.apply)(value)  # each jit object dropped at once
+        instance.apply(value)
+    # jax.jit traces a bound method again once no jitted function of it is alive; compiled
+    # code shared per method keeps the trace as long as the instance lives.
+    assert instance.traces == 1
+
+
+def test_a_method_that_writes_nothing_shares_compiled_code():
+    counter = counter_class()
+    instances = [counter() for _ in range(3)]
+    instances[0].apply(1.0)  # another method of the class writes: this one still shares
+    for instance in instances:
+        assert jnp.array_equal(instance.pure(2.0), jnp.full(2, 2.0))
+        assert jnp.array_equal(jaxcompat.jit(instance.pure)(2.0), jnp.full(2, 2.0))
+    assert len(TRACES) == 1
+
+
+def test_an_attribute_deleted_while_tracing_is_deleted_on_each_instance():
+    class Scratch:
+        def __init__(self):
+            self.weights = jnp.ones(2)
+            self.scratch = "unused"
+
+        @jaxcompat.jit
+        def apply(self, x):
+            if hasattr(self, "scratch"):
+                del self.scratch
+            return self.weights * x
+
+    first, second = Scratch(), Scratch()
+    first.apply(1.0)
+    second.apply(1.0)
+    assert not hasattr(first, "scratch") and not hasattr(second, "scratch")
+
+
+def test_side_effects_land_on_instances_without_weak_references():
+    class Slotted:
+        __slots__ = ("traces", "weights")
+
+        def __init__(self):
+            self.weights = jnp.ones(2)
+            self.traces = 0
+
+        @jaxcompat.jit
+        def apply(self, x):
+            self.traces += 1
+            return self.weights * x
+
+    first, second = Slotted(), Slotted()
+    first.apply(1.0)
+    second.apply(1.0)
+    first.apply(1.0)
+    assert (first.traces, second.traces) == (1, 1)
+
+
+def test_lowering_a_method_that_writes_to_self_lands_on_each_instance():
+    counter = counter_class()
+    first, second = counter(), counter()
+    compiled = first.apply.lower(2.0).compile()
+    assert first.traces == 1
+    assert jnp.array_equal(compiled(2.0), jnp.full(2, 2.0))  # its state after the trace
+    assert jnp.array_equal(second.apply.lower(2.0).compile()(2.0), jnp.full(2, 2.0))
+    assert second.traces == 1
+
+
+def test_side_effects_land_on_each_new_instance_after_others_are_gone():
+    import gc
+
+    counter = counter_class()
+    for _ in range(3):  # a new instance may reuse a freed one's id: it is traced all the same
+        instance = counter()
+        instance.apply(1.0)
+        assert instance.traces == 1
+        del instance
+        gc.collect()

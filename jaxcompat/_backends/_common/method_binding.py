@@ -37,12 +37,11 @@ from .cycles import ATOM_TYPES, refuse_cycles
 from .jit_object import jit_repr, make_plain_jit, rebuild_jit
 from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames, static_arguments
 from .shadow import shadow_for_trace
+from .state_walk import OBJECT, read_state
+from .trace_writes import TraceWrites
 
 #: The instance whose jitted method is being called, per thread (``None`` outside a call).
 _calling = threading.local()
-
-#: How many state changes made by tracing itself one method remembers (see ``aliases``).
-MAX_ALIASES = 256
 
 
 class MethodJit:
@@ -60,10 +59,9 @@ class MethodJit:
         self.fun = fun
         self.options = options
         self.splitter = instance_state.StateSplitter(fun)
-        # Static keys that an instance reaches by its own tracing side effects (a counter, a
-        # cache), mapped to the key it was traced with: writing to self while being traced
-        # does not force a retrace on the next call, as under jax.jit.
-        self.aliases: dict[Any, Any] = {}
+        # Made when a trace first writes to self (``trace_writes``): until then, instances
+        # with equal state share compiled code, and no call pays for telling them apart.
+        self.writes: TraceWrites | None = None
         # The static arguments after self, which JAX never flattens (negative positions count
         # from the end either way).
         positions, names = static_arguments(fun, options)
@@ -80,8 +78,9 @@ class MethodJit:
         """Call the core, or its ``lower``/``trace``/``eval_shape``; return it with the key."""
         self.refuse_cycles(name if name in ("lower", "trace") else "jit", args, kwargs)
         arrays, key = self.splitter.split(instance)
-        if self.aliases:
-            key = self.aliases.get(key, key)
+        writes = self.writes
+        if writes is not None:
+            key = writes.key_for(instance, key)
         _calling.instance = instance  # see BoundJitted.__call__
         try:
             target = self.call_core if name == "__call__" else getattr(self.core, name)
@@ -100,10 +99,11 @@ class MethodJit:
         def core(self_arrays: Any, self_key: Any, /, *args: Any, **kwargs: Any) -> Any:
             instance = _calling.instance  # set by the call on this thread, read before all else
             reads = self.splitter.reads_of(type(instance))
+            before = _attributes(instance), _state_key(self.splitter, instance)
             stand_in, copies = shadow_for_trace(instance, self_arrays, reads)
             out = fun(stand_in, *args, **kwargs)
-            copies.write_back()
-            self._remember_side_effects(instance, self_key)
+            wrote_below = copies.write_back()
+            self._remember_writes(instance, self_key, before, wrote_below)
             return out
 
         # JAX maps static/donate names to positions through the signature, so give the core
@@ -122,19 +122,56 @@ class MethodJit:
         core.__module__ = getattr(fun, "__module__", None)  # type: ignore[assignment]
         return core
 
-    def _remember_side_effects(self, instance: Any, traced_key: Any) -> None:
-        try:
-            key_now = self.splitter.split(instance)[1]
-        except (TypeError, ValueError):  # the method stored something uncomparable: next call says
+    def _remember_writes(
+        self, instance: Any, traced_key: Any, before: tuple[Any, Any], wrote_below: bool
+    ) -> None:
+        """If the trace wrote to ``instance``, mark ``traced_key`` as its own (``trace_writes``).
+
+        A write is an attribute of ``self`` set, replaced or deleted, or any change to the
+        state the method reads, at any depth (``self.cfg.count += 1``, ``self.log.append``):
+        under ``jax.jit`` each instance's own trace makes it, so each instance is traced.
+        """
+        attributes_before, key_before = before
+        key_now = _state_key(self.splitter, instance)
+        wrote = (
+            wrote_below
+            or (attributes_before is not None and _changed(attributes_before, instance))
+            or key_now is None
+            or key_now != key_before
+        )
+        if not wrote:
             return
-        if key_now != traced_key:
-            if len(self.aliases) >= MAX_ALIASES:
-                self.aliases.clear()
-            self.aliases[key_now] = traced_key
+        writes = self.writes
+        if writes is None:
+            writes = self.writes = TraceWrites()
+        writes.record(instance, traced_key, key_now)
 
     def clear_cache(self) -> None:
         self.core.clear_cache()
-        self.aliases.clear()
+        if self.writes is not None:
+            self.writes.clear()
+
+
+def _attributes(instance: Any) -> dict[str, Any] | None:
+    """The attributes of ``self`` before a trace, to tell what the trace set or deleted
+    (None where ``self`` is walked as a value or is a class: its key tells)."""
+    if instance_state.root_kind(instance) is OBJECT:
+        return dict(read_state(instance))
+    return None
+
+
+def _changed(before: dict[str, Any], instance: Any) -> bool:
+    after = read_state(instance)
+    return after.keys() != before.keys() or any(after[k] is not v for k, v in before.items())
+
+
+def _state_key(splitter: instance_state.StateSplitter, instance: Any) -> Any:
+    """The static key of ``instance``'s state; None where it cannot be compared (the next call
+    raises it)."""
+    try:
+        return splitter.split(instance)[1]
+    except (TypeError, ValueError):
+        return None
 
 
 def _core_options(fun: Callable[..., Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -356,8 +393,9 @@ class BoundJitted:
             if kwargs:
                 refuse_cycles("jit", args, kwargs, static=method.static_arguments)
         arrays, key = method.splitter.split(instance)
-        if method.aliases:
-            key = method.aliases.get(key, key)
+        writes = method.writes
+        if writes is not None:  # only once a trace of this method wrote to self
+            key = writes.key_for(instance, key)
         # The core reads the instance first thing if JAX traces it; a nested call that sets
         # another one later does no harm, and clearing it keeps no instance alive.
         _calling.instance = instance
@@ -451,7 +489,9 @@ class BoundCompiled(_BoundStage):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         arrays, key = self._method.splitter.split(self._instance)
-        key = self._method.aliases.get(key, key)
+        writes = self._method.writes
+        if writes is not None:
+            key = writes.key_for(self._instance, key)
         if key != self._key:
             raise ValueError(
                 f"the non-array state of {self._instance!r} changed after this method was "

@@ -114,23 +114,29 @@ class Shadow:
         entry = self.stand_ins.get(id(value))
         return entry[1] if entry is not None and entry[0] is value else value
 
-    def write_back(self) -> None:
-        """Apply what was assigned to the copies while tracing to the real objects."""
+    def write_back(self) -> bool:
+        """Apply what was assigned to the copies while tracing to the real objects; return
+        whether there was any."""
+        wrote = False
         for original, copied, copied_kind, before in self.copies:
             after = _contents(copied, copied_kind)
             if copied_kind is LIST:
                 if len(after) != len(before) or any(map(operator.is_not, after, before)):
                     original[:] = [self.real(item) for item in after]
+                    wrote = True
                 continue
             set_item = _setter(original, copied_kind)
             for name, item in after.items():
                 if name not in before or before[name] is not item:
                     set_item(name, self.real(item))
+                    wrote = True
             for name in before.keys() - after.keys():
+                wrote = True
                 if copied_kind is DICT:
                     del original[name]
                 else:
                     object.__delattr__(original, name)
+        return wrote
 
 
 def _setter(original: Any, copied_kind: int) -> Callable[[Any, Any], None]:
