@@ -131,8 +131,12 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     * While tracing, the method runs on copies of the objects that lead to arrays, holding
       tracers; everything it assigns, tracers included, is then set on the real objects, as
       under ``jax.jit``. A tracer left there has escaped: using it, or calling the method
-      again, raises JAX's ``UnexpectedTracerError``. What the method writes while tracing (a
-      counter, a cache) does not force a retrace on the next call.
+      again, raises JAX's ``UnexpectedTracerError``. A method whose trace wrote to ``self``
+      (set or deleted an attribute, or changed anything it reads at any depth: a cache entry,
+      a list appended to, ``self.cfg.count += 1``) is traced once for each instance, as
+      ``jax.jit(obj.method)`` is, so the write lands on every instance; what it wrote does
+      not force a retrace of that instance. A method that writes nothing while tracing shares
+      its compiled code across instances with equal state.
 
     ``static_argnums``/``donate_argnums`` count from the first argument after ``self`` for
     ``jit(obj.method)``, and from ``self`` (position 0) for ``@jit`` in a class body, where
