@@ -9,8 +9,13 @@ suite's conftest). JAX 0.5.0 has it as a flag that ``update`` sets but
 the CPU backend reads ``XLA_FLAGS`` once, when it starts.
 
 Every other option of the newest JAX that the release lacks (``_data/newest_keywords.json``
-lists each with the first release that has it) is an AttributeError, as JAX's own
-"Unrecognized config option" is, that names the option and that release.
+lists each with the first release from which every release has it) is an AttributeError, as
+JAX's own "Unrecognized config option" is, that names the option and that release.
+
+Where that data says the release has every option, ``jaxcompat.config`` is ``jax.config``
+itself. Some options of the newest JAX are flags that its config sets but cannot read as an
+attribute (``jax_check_proxy_envs``, ``jax_mock_gpu_topology``, ...): the newest cannot read
+them either, so they are not missing.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any
 
 from jax._src import xla_bridge
 
+from .._dispatch import installed_release_in
 from .._version import JAX_VERSION_STRING
 from .keywords import newest_data
 
@@ -90,17 +96,22 @@ class ConfigWithNewestOptions:
         return repr(self._jax_config)
 
 
-def _readable(config: Any, name: str) -> bool:
-    try:
-        getattr(config, name)
-    except AttributeError:  # JAX 0.5.0 sets jax_num_cpu_devices, but cannot read it
-        return False
-    return True
+#: Options the newest JAX reads as an attribute, by the first release whose config does,
+#: where that is later than the first that has the option: JAX 0.5.0's jax_num_cpu_devices is
+#: a flag that ``update`` sets but ``jax.config.jax_num_cpu_devices`` cannot read.
+READABLE_FROM = {NUM_CPU_DEVICES: "0.5.1"}
+
+
+def missing_options() -> dict[str, str]:
+    """The options of the newest ``jax.config`` that the installed release lacks, or cannot
+    read as the newest does, with the first release that has each as the newest does."""
+    newest: dict[str, str] = newest_data()["config_options"]
+    found = {name: READABLE_FROM.get(name, first) for name, first in newest.items()}
+    return {name: first for name, first in found.items() if not installed_release_in(f">={first}")}
 
 
 def with_newest_options(config: Any) -> Any:
     """``jax.config`` itself where it has every option of the newest JAX; else a view of it
     that takes them (see the module docstring)."""
-    newest: dict[str, str] = newest_data()["config_options"]
-    missing = {name: first for name, first in newest.items() if not _readable(config, name)}
+    missing = missing_options()
     return ConfigWithNewestOptions(config, missing) if missing else config
