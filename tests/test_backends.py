@@ -421,13 +421,22 @@ def test_allow_negative_indices_names_a_length_that_does_not_fit():
 @pytest.mark.jax(">=0.8.1")
 def test_jax_from_dlpack_copy_true_shares_an_aligned_host_buffer_from_081():
     # JAX's own copy=True is not a copy here (measured on 0.8.1-0.12.0.1; 0.4.27-0.8.0 copy),
-    # so jaxcompat's from_dlpack takes copy= on these releases. Should a release fix it,
-    # this test fails there, and the rule's range ends.
+    # as on the newest JAX, and its copy=False refuses an unaligned buffer as the newest's
+    # does: jaxcompat's from_dlpack is JAX's own (the copy rule's fixed_again_in).
     source = aligned_host_array(16)
     unpacked = jnp.from_dlpack(source, copy=True)
     source[0] = 7.0
     assert float(unpacked[0]) == 7.0
-    assert cnp.from_dlpack is not jnp.from_dlpack
+    assert cnp.from_dlpack is jnp.from_dlpack
+
+
+@pytest.mark.jax("<0.8.1")
+def test_from_dlpack_copy_true_copies_before_081():
+    # JAX's own from 0.4.27 to 0.4.34, jaxcompat's helper otherwise: a copy either way.
+    source = aligned_host_array(16)
+    copied = cnp.from_dlpack(source, copy=True)
+    source[0] = 7.0
+    assert float(copied[0]) == 0.0
 
 
 @pytest.mark.jax(">=0.4.27,<0.8.1")

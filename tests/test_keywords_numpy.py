@@ -227,12 +227,10 @@ def test_from_dlpack_device_and_copy():
     placed = cnp.from_dlpack(source, device=device)
     assert placed.devices() == {device}
     np.testing.assert_array_equal(placed, source)
+    # Whether a later write to the source shows through is the release's own (JAX 0.8.1 on
+    # hands back an aligned host buffer itself, as the newest does): test_backends.py.
     copied = cnp.from_dlpack(source, copy=True)
     np.testing.assert_array_equal(copied, np.arange(16.0))
-    source[0] = 7.0
-    # A copy: the source's change is not seen (JAX 0.8.1-0.12.0.1's own copy=True of an
-    # aligned buffer sees it).
-    assert float(copied[0]) == 0.0
     with pytest.raises(ValueError, match=r"^Specified device=.* however copy=False"):
         cnp.from_dlpack(np.arange(3.0, dtype=np.float32), device=device, copy=False)
 

@@ -263,6 +263,10 @@ def keyword_probe() -> dict[str, Any]:
                     rule is not None
                     and rule.broken_from is not None
                     and parse_release(rule.broken_from) <= JAX_VERSION
+                    and (
+                        rule.fixed_again_in is None
+                        or parse_release(rule.fixed_again_in) > JAX_VERSION
+                    )
                 )
                 if (
                     parse_release(max(first, fixed_in, key=parse_release)) <= JAX_VERSION

@@ -78,7 +78,7 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
         if (
             not _installed_from(first)
             or (rule.fixed_in is not None and not _installed_from(rule.fixed_in))
-            or (rule.broken_from is not None and _installed_from(rule.broken_from))
+            or _broken_here(rule)
             or (rule.numpy_fixed_in is not None and not _numpy_from(rule.numpy_fixed_in))
         ):
             found[parameter] = (first, rule)
@@ -100,6 +100,14 @@ def _newest_defaults(jax_path: str) -> dict[str, Any]:
     """The newest defaults of ``jax_path``'s added parameters, where the data keeps them."""
     found: dict[str, Any] = newest_data()["defaults"].get(jax_path, {})
     return found
+
+
+def _broken_here(rule: KeywordRule) -> bool:
+    """Whether the installed release's own function gets ``rule``'s parameter wrong again
+    (``KeywordRule.broken_from``, up to ``fixed_again_in``)."""
+    if rule.broken_from is None or not _installed_from(rule.broken_from):
+        return False
+    return rule.fixed_again_in is None or not _installed_from(rule.fixed_again_in)
 
 
 @functools.cache

@@ -168,9 +168,10 @@ def placed_where_concrete(
 def unpacked_as_asked(
     function: Any, path: str, values: dict[str, Any], external_array: Any, /, **kwargs: Any
 ) -> Any:
-    """numpy.from_dlpack before JAX 0.4.27 (and from 0.8.1, whose copy=True may not copy),
-    with device= and copy= (the array API's): the array is unpacked where it lives, then put
-    on the device given (a copy, which copy=False refuses) or copied where copy=True."""
+    """numpy.from_dlpack before JAX 0.4.27 (and on 0.4.35-0.8.0, whose copy=False copies an
+    unaligned host buffer silently), with device= and copy= (the array API's): the array is
+    unpacked where it lives, then put on the device given (a copy, which copy=False refuses)
+    or copied where copy=True."""
     device = values.get("device", kwargs.get("device"))
     copy = values.get("copy", kwargs.get("copy"))
     if isinstance(device, jax.sharding.Sharding):
@@ -194,11 +195,11 @@ def unpacked_as_asked(
         return jax.numpy.array(unpacked, copy=True)
     if copy is not None and _copied_from(external_array, unpacked):
         # An unaligned host buffer is copied by every release's unpacking; the newest
-        # refuses that copy where copy=False.
+        # refuses that copy where copy=False, with this message.
         raise ValueError(
             "Specified input which requires a copy since the source data buffer is not "
-            "aligned, however copy=False. Set copy=True or copy=None to perform the "
-            "requested operation."
+            "aligned to 64 bytes.  However copy=False. Set copy=True or copy=None to perform "
+            "the requested operation."
         )
     return unpacked
 

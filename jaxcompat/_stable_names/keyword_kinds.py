@@ -161,9 +161,12 @@ class KeywordRule:
     #: The first release whose own function honours the parameter as the newest does, where
     #: that is later than the first that names it; before, the rule applies all the same.
     fixed_in: str | None = None
-    #: The first release whose own function gets the parameter wrong again, where one does
-    #: (and none after it is known to be right): the rule applies from there on too.
+    #: The first release whose own function gets the parameter wrong again, where one does:
+    #: the rule applies from there on too, up to ``fixed_again_in``.
     broken_from: str | None = None
+    #: The first release after ``broken_from`` whose own function is right again, as the
+    #: newest JAX's is by definition: from there on JAX's own object is kept.
+    fixed_again_in: str | None = None
     #: For a function that is NumPy's (``jnp.savez``): the first NumPy whose function takes
     #: the parameter; the rule applies with an older NumPy, whatever the JAX release.
     numpy_fixed_in: str | None = None

@@ -396,16 +396,17 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.9.1: ravel_multi_index(dtype=) computes the flat index in that integer dtype.
     KeywordRule("dtype", FLAT_INDEX_IN_THE_DTYPE, paths=frozenset({"jax.numpy.ravel_multi_index"})),
     # JAX 0.4.27: from_dlpack(device=, copy=) (the array API). JAX's own copy= is wrong
-    # again from 0.4.35 (measured): 0.4.35-0.8.0's copy=False copies an unaligned host
-    # buffer silently, where 0.4.27-0.4.34 share it and the newest refuses it; from 0.8.1
-    # on (0.12.0.1 too), copy=True hands back an aligned host buffer itself, so a later
-    # write to the source shows through. jaxcompat's helper gives the newest's answers.
+    # again on 0.4.35-0.8.0 (measured): copy=False copies an unaligned host buffer silently,
+    # where 0.4.27-0.4.34 share it and 0.8.1 on refuse it, as the newest does. From 0.8.1
+    # JAX's own is the newest's, copy=True included (it hands back an aligned host buffer
+    # itself, so a later write to the source shows through).
     KeywordRule("device", UNPACKED_AS_ASKED, paths=frozenset({"jax.numpy.from_dlpack"})),
     KeywordRule(
         "copy",
         UNPACKED_AS_ASKED,
         paths=frozenset({"jax.numpy.from_dlpack"}),
         broken_from="0.4.35",
+        fixed_again_in="0.8.1",
     ),
     # JAX 0.4.24: lax.full and full_like(sharding=) place a concrete result there. 0.4.24's
     # own fail under jit with a traced fill (make_array_from_callback, as its device= of
