@@ -3,7 +3,8 @@
 Nothing here imports JAX or the modules that read it. ``import jaxcompat`` has already tried
 JAX once and kept the ImportError in ``jaxcompat._JAX_IMPORT_ERROR``; this module explains that
 error from what the attempt left behind (the error's cause, which modules did import), and says
-whether a working JAX is a release that matrix.yml tests.
+whether a working JAX is a release that matrix.yml tests (the package carries its rows as
+jaxcompat/_data/matrix.json).
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ import os
 import pkgutil
 import sys
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
-import jaxcompat
 from jaxcompat import _backends
 
 __all__ = [
@@ -25,6 +24,7 @@ __all__ = [
     "diagnose_import",
     "installed_jax",
     "matrix_rows",
+    "newer_than_every_row",
     "tested_finding",
 ]
 
@@ -64,19 +64,19 @@ def _pip(*requirements: str) -> str:
 
 
 def matrix_rows() -> tuple[list[dict[str, Any]] | None, str]:
-    """The rows of the installed matrix.yml, or None and the reason they cannot be read."""
-    package = Path(jaxcompat.__file__).parent
-    path = next(
-        (p for p in (package / "matrix.yml", package.parent / "matrix.yml") if p.is_file()), None
-    )
-    if path is None:
-        return None, "matrix.yml is not installed with this copy of jaxcompat"
-    try:
-        import yaml
-    except ImportError:
-        return None, "reading matrix.yml needs PyYAML: pip install 'jaxcompat[report]'"
-    rows: list[dict[str, Any]] = yaml.safe_load(path.read_text())["releases"]
-    return rows, str(path)
+    """The tested rows (jax, jaxlib, pins), from the package's copy of matrix.yml."""
+    from jaxcompat import _matrix
+
+    rows = [{"jax": r.jax, "jaxlib": r.jaxlib, "pins": list(r.pins)} for r in _matrix.rows()]
+    return rows, "jaxcompat/_data/matrix.json"
+
+
+def newer_than_every_row(installed: tuple[int, ...], rows: list[dict[str, Any]]) -> bool:
+    """True when JAX ``installed`` is newer than every tested release: untested, but served by
+    the newest backend, so a passing self-check makes it a warning rather than a problem."""
+    from jaxcompat._version import parse_release  # JAX imported: reading it is safe here
+
+    return installed > max(parse_release(str(row["jax"])) for row in rows)
 
 
 def _row_requirements(row: dict[str, Any]) -> list[str]:

@@ -67,3 +67,45 @@ def test_rows_needing_numpy_1_pin_it():
     # jaxlib < 0.4.26 is built against NumPy 1 and crashes under NumPy 2.
     for row, release in zip(MATRIX, RELEASES, strict=True):
         assert ("numpy<2" in row.get("pins", [])) == (release <= (0, 4, 25)), row["jax"]
+
+
+def test_package_data_is_generated_from_matrix_yml():
+    from jaxcompat import _matrix
+
+    data = (ROOT / "jaxcompat" / "_data" / "matrix.json").read_text()
+    assert data == _matrix.dumps(_matrix.from_matrix_yml(MATRIX)), (
+        "regenerate it: python -m jaxcompat._matrix matrix.yml > jaxcompat/_data/matrix.json"
+    )
+    assert [row.backend for row in _matrix.rows()] == [
+        max((n for n in FLOORS if FLOORS[n] <= release), key=FLOORS.get) for release in RELEASES
+    ]
+
+
+def test_the_package_knows_its_matrix_without_the_repository(tmp_path):
+    # A copy of the package alone, run with no site-packages (-S): no matrix.yml beside it,
+    # no PyYAML and no JAX.
+    import shutil
+    import subprocess
+
+    shutil.copytree(
+        ROOT / "jaxcompat", tmp_path / "jaxcompat", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    code = (
+        "import sys; sys.modules['jax'] = None\n"
+        "from jaxcompat import _diagnose\n"
+        "rows, where = _diagnose.matrix_rows()\n"
+        "print(where, rows[0], rows[-1]['jax'], len(rows))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    first = {"jax": "0.4.13", "jaxlib": "0.4.13", "pins": ["numpy<2", "scipy<1.13"]}
+    assert result.stdout == (
+        f"jaxcompat/_data/matrix.json {first} {MATRIX[-1]['jax']} {len(MATRIX)}\n"
+    )

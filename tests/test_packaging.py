@@ -101,7 +101,6 @@ def test_wheel_holds_the_package_its_data_license_and_metadata(built):
     package = _tree_files("jaxcompat")
     expected = {
         *package,
-        "jaxcompat/matrix.yml",  # read by `python -m jaxcompat`
         f"{info}/METADATA",
         f"{info}/WHEEL",
         f"{info}/RECORD",
