@@ -1,13 +1,12 @@
-"""``python -m jaxcompat``: what is installed, which backend serves it, and a self-check.
+"""``python -m jaxcompat`` (or the ``jaxcompat`` console script): the environment report.
 
 Prints the JAX and jaxlib releases, the selected backend, whether the release is a tested
 row of matrix.yml, and one PASS/FAIL line per primitive, checked against the installed JAX.
 When JAX is missing, broken, too old or untested, or JAXCOMPAT_BACKEND is bad, it says what
-it found and how to fix it. Exits 1 on any problem or failed check. ``--json`` prints the
-same as one JSON object.
+it found and how to fix it. Exits 1 on any problem or failed check; a JAX newer than every
+tested row is a warning, not a problem. ``--json`` prints the same as one JSON object.
 
-``python -m jaxcompat VERB ...`` runs another command instead (see SUBCOMMANDS); the report
-is the default.
+With a command as its first argument (``COMMANDS``) it runs that command instead.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import importlib
 import importlib.util
 import json
 import sys
+import textwrap
 import traceback
 import warnings
 from collections.abc import Callable
@@ -27,9 +27,28 @@ from typing import Any
 import jaxcompat
 from jaxcompat import _diagnose
 from jaxcompat._diagnose import Finding
+from jaxcompat._program import program_name
 
 #: Verbs dispatched before anything reads JAX: verb -> module with ``main(argv) -> int``.
-SUBCOMMANDS = {"check": "jaxcompat._checker", "migrate": "jaxcompat._checker._migrate_cli"}
+SUBCOMMANDS = {
+    "check": "jaxcompat._checker",
+    "migrate": "jaxcompat._checker._migrate_cli",
+    "matrix": "jaxcompat._matrix_cli",
+}
+
+#: One line per command in the report's help (its "commands:" section).
+COMMANDS = {
+    "check": "report what in a library breaks on which JAX releases",
+    "migrate": "port a library: point its JAX imports at jaxcompat",
+    "matrix": "the JAX releases to test a library on, and how to install each",
+}
+
+_DESCRIPTION = (
+    "Report the installed JAX and jaxlib, the jaxcompat backend that serves them, whether "
+    "the release is one jaxcompat is tested on, and a self-check of jaxcompat's primitives. "
+    "Exits 1 on a problem or a failed check; a JAX newer than every tested release is a "
+    "warning."
+)
 
 
 def tested_status() -> tuple[str, str, Finding | None]:
@@ -204,9 +223,9 @@ def run_checks() -> dict[str, str | None]:
     return results
 
 
-def _print_findings(findings: list[Finding]) -> None:
+def _print_findings(findings: list[Finding], kind: str = "problem") -> None:
     for finding in findings:
-        print(f"problem ({finding.problem}): {finding.finding}")
+        print(f"{kind} ({finding.problem}): {finding.finding}")
         print(f"fix: {finding.fix}")
 
 
@@ -226,6 +245,7 @@ def _report_unusable(error: ImportError, as_json: bool) -> int:
                     "checks": {},
                     "errors": {},
                     "problems": [finding.as_dict() for finding in findings],
+                    "warnings": [],
                 }
             )
         )
@@ -239,15 +259,15 @@ def _report_unusable(error: ImportError, as_json: bool) -> int:
 
 def report(argv: list[str]) -> int:
     """The environment report and self-check (the default verb)."""
+    prog = program_name()
+    width = max(map(len, COMMANDS))
     parser = argparse.ArgumentParser(
-        prog="python -m jaxcompat",
-        usage="python -m jaxcompat [--json] | python -m jaxcompat COMMAND ...",
-        description=__doc__,
+        prog=prog,
+        usage=f"{prog} [--json] | {prog} COMMAND ...",
+        description=textwrap.fill(_DESCRIPTION, 88),
         epilog="commands:\n"
-        "  check    report what in a library breaks on which JAX releases "
-        "(python -m jaxcompat check --help)\n"
-        "  migrate  port a library: point its JAX imports at jaxcompat "
-        "(python -m jaxcompat migrate --help)",
+        + "".join(f"  {name:<{width}}  {text}\n" for name, text in COMMANDS.items())
+        + f"\nEach command's own help: {prog} COMMAND --help",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -258,9 +278,15 @@ def report(argv: list[str]) -> int:
     if jaxcompat._JAX_IMPORT_ERROR is not None:
         return _report_unusable(jaxcompat._JAX_IMPORT_ERROR, args.json)
     status, explanation, untested = tested_status()
-    findings = [untested] if untested is not None else []
     results = run_checks()
     failed = sum(error is not None for error in results.values())
+    # A JAX newer than every row runs on the newest backend: when every self-check passes
+    # there, it is a warning (a library's CI that runs this must not be pushed to pin JAX).
+    newer = untested is not None and _diagnose.newer_than_every_row(
+        jaxcompat.JAX_VERSION, _diagnose.matrix_rows()[0] or []
+    )
+    warned = [untested] if untested is not None and newer and not failed else []
+    findings = [untested] if untested is not None and not warned else []
     code = 1 if failed or findings else 0
     if args.json:
         print(
@@ -274,6 +300,7 @@ def report(argv: list[str]) -> int:
                     "checks": {name: error is None for name, error in results.items()},
                     "errors": {name: error for name, error in results.items() if error},
                     "problems": [finding.as_dict() for finding in findings],
+                    "warnings": [finding.as_dict() for finding in warned],
                 }
             )
         )
@@ -283,6 +310,7 @@ def report(argv: list[str]) -> int:
     print(f"backend: {jaxcompat.BACKEND}")
     print(f"tested release: {status} ({explanation})")
     _print_findings(findings)
+    _print_findings(warned, "warning")
     width = max(map(len, results))
     for name, error in results.items():
         line = f"{'PASS' if error is None else 'FAIL'}  {name:<{width}}  {error or ''}"
@@ -297,17 +325,16 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         module_name = SUBCOMMANDS[argv[0]]
         if importlib.util.find_spec(module_name) is None:
-            print(
-                f"python -m jaxcompat: this jaxcompat has no {argv[0]!r} command", file=sys.stderr
-            )
+            print(f"{program_name()}: this jaxcompat has no {argv[0]!r} command", file=sys.stderr)
             return 2
         command: Callable[[list[str]], int] = importlib.import_module(module_name).main
         return command(argv[1:])
     if argv and not argv[0].startswith("-"):  # the report takes options only
         verbs = ", ".join(SUBCOMMANDS)
+        prog = program_name()
         print(
-            f"python -m jaxcompat: unknown command {argv[0]!r}; the commands are: {verbs} "
-            "(and, with no command, the report: python -m jaxcompat --help)",
+            f"{prog}: unknown command {argv[0]!r}; the commands are: {verbs} "
+            f"(and, with no command, the report: {prog} --help)",
             file=sys.stderr,
         )
         return 2

@@ -515,17 +515,56 @@ def test_help_lists_the_commands_and_an_unknown_command_is_an_error(capsys):
     assert command(["--help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: python -m jaxcompat [--json] | python -m jaxcompat COMMAND ...")
-    assert "commands:\n  check    report what in a library breaks on which JAX releases" in out
-    assert "\n  migrate  port a library: point its JAX imports at jaxcompat" in out
+    assert out.endswith(
+        "\ncommands:\n"
+        "  check    report what in a library breaks on which JAX releases\n"
+        "  migrate  port a library: point its JAX imports at jaxcompat\n"
+        "  matrix   the JAX releases to test a library on, and how to install each\n"
+        "\n"
+        "Each command's own help: python -m jaxcompat COMMAND --help\n"
+    )
+    assert "`" not in out  # no reStructuredText markup in what a terminal shows
     assert command(["frobnicate", "--help"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        "python -m jaxcompat: unknown command 'frobnicate'; the commands are: check, migrate "
-        "(and, with no command, the report: python -m jaxcompat --help)\n"
+        "python -m jaxcompat: unknown command 'frobnicate'; the commands are: check, migrate, "
+        "matrix (and, with no command, the report: python -m jaxcompat --help)\n"
     )
     assert command(["--frobnicate"]) == 2
     assert "unrecognized arguments: --frobnicate" in capsys.readouterr().err
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    ("entry", "name"),
+    [("console script", "jaxcompat"), ("python -m jaxcompat", "python -m jaxcompat")],
+)
+def test_the_command_names_itself_as_it_was_started(entry, name):
+    if entry == "console script":
+        start = "from jaxcompat._checker import console\nsys.exit(console())\n"
+    else:
+        start = "runpy.run_module('jaxcompat', run_name='__main__', alter_sys=True)\n"
+    outputs = []
+    for verb in ([], ["check"], ["migrate"], ["matrix"]):
+        argv = ["jaxcompat", *verb, "--help"]
+        code = f"import runpy, sys\nsys.modules['jax'] = None\nsys.argv = {argv!r}\n{start}"
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=300,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        outputs.append(result.stdout)
+    report, check, migrate, matrix = outputs
+    assert report.startswith(f"usage: {name} [--json] | {name} COMMAND ...\n")
+    assert report.endswith(f"Each command's own help: {name} COMMAND --help\n")
+    assert check.startswith(f"usage: {name} check [-h]")
+    assert migrate.startswith(f"usage: {name} migrate [-h]")
+    assert matrix.startswith(f"usage: {name} matrix [-h]")
 
 
 @pytest.mark.subprocess

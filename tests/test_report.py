@@ -19,7 +19,7 @@ from jaxcompat._diagnose import Finding
 from jaxcompat._dispatch import backend_floors
 from jaxcompat._version import parse_release
 
-from ._helpers import ROOT, run_python, stub_jax
+from ._helpers import ROOT, stub_jax
 
 
 @pytest.fixture(scope="module")
@@ -209,32 +209,61 @@ def test_bad_backend(tmp_path):
     assert "problem (bad-backend): JAXCOMPAT_BACKEND='jax_9_9_9' names no" in out
 
 
-def _nearest_row_at_or_below(release):
-    rows = yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]
-    return max(
-        (r for r in rows if parse_release(str(r["jax"])) <= release),
-        key=lambda r: parse_release(str(r["jax"])),
-    )
+def _as_installed(monkeypatch, shown):
+    """Report as if JAX ``shown`` were installed (the real one serves it); one passing check."""
+    monkeypatch.setattr(jaxcompat, "JAX_VERSION", parse_release(shown))
+    monkeypatch.setattr(jaxcompat, "JAX_VERSION_STRING", shown)
+    monkeypatch.setattr(report, "CHECKS", {"fine": lambda: None})
 
 
-@pytest.mark.subprocess
-def test_untested_release(tmp_path):
-    # The installed JAX under a release number no row has: same backend, every check passes.
-    shown = f"{jaxcompat.JAX_VERSION_STRING}.99"
-    result = run_python(
-        f"import jax; jax.__version__ = {shown!r}\n"
-        "import sys, runpy; sys.argv = ['jaxcompat', '--json']\n"
-        "runpy.run_module('jaxcompat', run_name='__main__')\n"
-    )
-    assert result.returncode == 1, result.stdout + result.stderr
-    data = json.loads(result.stdout)
-    assert (data["jax"], data["backend"], data["tested"]) == (shown, jaxcompat.BACKEND, "no")
-    assert data["checks"] == dict.fromkeys(report.CHECKS, True)
-    [(problem, finding, fix)] = _problems(data)
-    row = _nearest_row_at_or_below(parse_release(shown))
-    assert problem == "untested"
-    assert finding.startswith(f"JAX {shown} is ")
-    assert f"jax=={row['jax']} jaxlib=={row['jaxlib']}" in fix
+def test_a_release_newer_than_every_row_is_a_warning(monkeypatch, capsys):
+    newest = yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"][-1]
+    _as_installed(monkeypatch, "99.0.0")
+    assert report.main(["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["tested"], data["problems"]) == ("no", [])
+    pins = "".join(f" '{pin}'" for pin in newest.get("pins", ()))
+    warning = {
+        "problem": "untested",
+        "finding": "JAX 99.0.0 is newer than every release this jaxcompat is tested on (newest "
+        f"tested: {newest['jax']}); it runs on the newest backend, untested.",
+        "fix": "Upgrade jaxcompat (pip install -U jaxcompat) to a release that tests it, or "
+        f"install the newest tested JAX: pip install jax=={newest['jax']} "
+        f"jaxlib=={newest['jaxlib']}{pins}.",
+    }
+    assert data["warnings"] == [warning]
+    assert report.main([]) == 0
+    out = capsys.readouterr().out
+    assert f"tested release: no (untested)\nwarning (untested): {warning['finding']}\n" in out
+    assert f"\nfix: {warning['fix']}\nPASS  fine\n1 passed, 0 failed\n" in out
+
+
+def test_a_newer_release_whose_check_fails_is_a_problem(monkeypatch, capsys):
+    _as_installed(monkeypatch, "99.0.0")
+
+    def broken():
+        raise AssertionError("deliberately broken")
+
+    monkeypatch.setattr(report, "CHECKS", {"broken": broken})
+    assert report.main(["--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert [p["problem"] for p in data["problems"]] == ["untested"]
+    assert data["warnings"] == []
+
+
+def test_a_release_between_rows_is_a_problem(monkeypatch, capsys):
+    _as_installed(monkeypatch, "0.4.32")  # between the rows 0.4.31 and 0.4.33
+    assert report.main(["--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["warnings"] == []
+    assert data["problems"] == [
+        {
+            "problem": "untested",
+            "finding": "JAX 0.4.32 is not a release this jaxcompat is tested on (not a row of "
+            "matrix.yml).",
+            "fix": "Install the nearest tested release: pip install jax==0.4.31 jaxlib==0.4.31.",
+        }
+    ]
 
 
 def test_untested_findings_name_the_release_to_install():

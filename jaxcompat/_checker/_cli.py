@@ -18,6 +18,7 @@ import warnings
 from pathlib import Path
 
 from .._pipes import quiet_on_closed_pipe
+from .._program import program_name
 from ._files import (
     existing_paths,
     few_collections,
@@ -38,7 +39,7 @@ _IGNORE = re.compile(r"#\s*jaxcompat:\s*ignore(?:\[([A-Z0-9,\s]+)\])?")
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="jaxcompat check",
+        prog=f"{program_name()} check",
         description="Report what in a library's source breaks on which JAX releases, and "
         "the jaxcompat name that fixes it. Static: nothing is imported or run.",
     )

@@ -26,6 +26,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from .._program import program_name
 from ._files import (
     decode_keeping_line_ends,
     existing_paths,
@@ -42,7 +43,7 @@ __all__ = ["main"]
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="jaxcompat migrate",
+        prog=f"{program_name()} migrate",
         description="Port a library to jaxcompat: point its JAX imports at jaxcompat and its "
         "reads of JAX's release at jaxcompat.JAX_VERSION(_STRING), and remove the branches of "
         "version gates that never run on the releases it supports. Only those spans change: "
