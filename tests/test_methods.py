@@ -296,6 +296,10 @@ def test_a_tracer_saved_on_self_lands_on_each_instance(jit):
         assert jaxcompat.is_tracer(instance._saved_tracer)
         with pytest.raises(jax.errors.UnexpectedTracerError, match="Encountered an unexpected"):
             jit(lambda x, instance=instance: instance._saved_tracer)(0.0)
+        with pytest.raises(jax.errors.UnexpectedTracerError) as leaked:
+            instance._saved_tracer + 1
+        # JAX names the method that leaked it, in this file, as it does under jax.jit.
+        assert f"helper_save_tracer at {__file__}:" in str(leaked.value)
         with pytest.raises(jax.errors.UnexpectedTracerError, match="Encountered an unexpected"):
             jit(lambda x: x)(instance._saved_tracer)
     assert first._saved_tracer is not second._saved_tracer

@@ -117,6 +117,11 @@ class MethodJit:
             core.__signature__ = inspect.Signature(slots + parameters)  # type: ignore[attr-defined]
         except (TypeError, ValueError):
             pass
+        else:
+            # JAX names the traced function's file and line (in an escaped tracer's error,
+            # in debug info) from inspect.unwrap of it: the method's own, as under jax.jit.
+            # The signature above stops inspect.signature from unwrapping to it.
+            core.__wrapped__ = fun  # type: ignore[attr-defined]
         core.__name__ = getattr(fun, "__name__", "method")
         core.__qualname__ = getattr(fun, "__qualname__", core.__name__)
         core.__module__ = getattr(fun, "__module__", None)  # type: ignore[assignment]
