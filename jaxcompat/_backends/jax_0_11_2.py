@@ -3,18 +3,13 @@
 What this range does, and what jaxcompat does about it:
 
 * ``jax.jit(f, inline=True)`` now means ``jax.Inline.JAX_LATE``: the call stays a nested
-  ``jit`` equation in the enclosing jaxpr and is inlined only when lowering (``jax.Inline``
-  was added with this change). jaxcompat keeps ``inline=True`` meaning what it meant on every
-  earlier release, inlined while tracing, by passing ``jax.Inline.JAX_EARLY``. The other
-  ``jax.Inline`` values pass through.
-* As from 0.6.0: JAX's own jitted function meets the contract for plain functions and is
-  handed back unchanged; ``Tracer.__hash__`` is None; ``jax.lax`` control flow raises for
-  callables that hash tracers, so those are passed through a fresh function.
+  ``jit`` equation in the enclosing jaxpr and is inlined only when lowering (earlier releases
+  inline it into the enclosing jaxpr while tracing). jaxcompat follows the newest JAX:
+  ``inline=True`` and every ``jax.Inline`` value pass through unchanged, and ``jaxcompat.jit``
+  of a plain function is ``jax.jit``'s own object, whatever its options.
+* As from 0.6.0: ``Tracer.__hash__`` is None; ``jax.lax`` control flow raises for callables
+  that hash tracers, so those are passed through a fresh function.
 """
-
-from typing import Any
-
-import jax
 
 from ._common import aot, hashing, jitting
 from ._common.arrays import block_if_array as block_if_array
@@ -33,19 +28,12 @@ tracer_safe_hash = hashing.make_tracer_safe_hash(
 )
 
 
-def _inline_while_tracing(options: dict[str, Any]) -> dict[str, Any]:
-    if options.get("inline") is True:
-        # jax.Inline exists from 0.11.2, this backend's floor.
-        return {**options, "inline": jax.Inline.JAX_EARLY}  # type: ignore[attr-defined, unused-ignore]
-    return options
-
-
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
         missing_options={},
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.jax_lowered,
-        translate_options=_inline_while_tracing,
+        hand_back_jax_jit=True,
     )
 )

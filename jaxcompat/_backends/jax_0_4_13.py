@@ -10,6 +10,17 @@ What this release does, and what jaxcompat does about it:
 * ``lower`` lives in the jitted function's instance ``__dict__`` (until JAX 0.6.0), so
   ``functools.wraps`` copies it: every jit object is a :class:`Jitted`.
 * The jit has no ``eval_shape`` (0.4.24) nor ``trace`` (0.4.29): both are backported.
+* jaxlib's C++ flatten of a jitted call's arguments segfaults on an argument that contains
+  itself (a list, a dict, a registered pytree node) and on 100,000 levels of nesting (2,000
+  levels, past the recursion limit, raise RecursionError); ``lower`` raises RecursionError
+  on all of them. Later releases never segfault: measured each probe in its own interpreter,
+  a jitted call, ``lower``, ``trace`` and ``eval_shape`` raise RecursionError (0.4.18, 0.4.30)
+  or SystemError (0.5.3, 0.6.0, 0.8.0, 0.12.0.1) for a cyclic list and for deep nesting, and
+  for a cyclic dict or node the jitted call ends the interpreter (exit status 1) while the
+  stages raise RecursionError and leave it broken (0.5.3-0.8.0) or end it too (0.12.0.1).
+  Here only, every jitted function and method, its ``lower``, ``trace`` and ``eval_shape``,
+  and ``jaxcompat.lower``/``trace`` refuse such an argument first (``flatten_segfaults``):
+  a ValueError naming where the cycle closes, a RecursionError past the recursion limit.
 * ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.
 * ``hash(tracer)`` is silent and id-based (it warns from 0.4.30), so ``jax.lax``'s own
   control flow already accepts callables that hash tracers, and is handed back as is
@@ -48,5 +59,6 @@ jit, lower, trace = jitting.make_jit(
         native_trace=False,
         native_eval_shape=False,
         normalize_lowered=aot.dict_cost_lowered,
+        flatten_segfaults=True,
     )
 )

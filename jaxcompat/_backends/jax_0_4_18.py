@@ -11,6 +11,9 @@ What this range does, and what jaxcompat does about it:
 * ``eval_shape`` and ``trace`` are backported for the whole range, so 0.4.18-0.4.28, which
   lack them, behave exactly like 0.4.29, which has them.
 * ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.
+* jaxlib's flatten no longer segfaults on an argument that contains itself or nests too
+  deeply (it raises, or for a cyclic dict ends the interpreter, as under ``jax.jit``): the
+  arguments of a jitted call reach JAX unscreened.
 * ``hash(tracer)`` is silent and id-based (it warns from 0.4.30), so ``jax.lax``'s own
   control flow already accepts callables that hash tracers, and is handed back as is
   (``fori_loop`` and ``scan`` with their newest signatures).

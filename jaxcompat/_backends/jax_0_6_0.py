@@ -4,9 +4,9 @@ What this range does, and what jaxcompat does about it:
 
 * ``lower``, ``eval_shape`` and ``trace`` are methods of the jitted function's type (JAX
   0.6.0), so ``functools.wraps`` no longer copies them, and ``Compiled.cost_analysis()``
-  returns a dict (since 0.5.0). JAX's own jitted function meets the contract for plain
-  functions, so ``jaxcompat.jit`` hands it back unchanged: zero overhead. Functions written
-  in a class body still get a :class:`Jitted`, for method binding.
+  returns a dict (since 0.5.0). JAX's own jitted function behaves as the newest's, so
+  ``jaxcompat.jit`` of a plain function is ``jax.jit``'s own object (its type, repr, pickling
+  and cost). Methods, classmethods and staticmethods keep jaxcompat's method jit.
 * ``Tracer.__hash__`` is None: ``tracer_safe_hash`` falls back to hashing by structure.
 * ``jax.lax`` control flow raises for callables that hash tracers: such callables are passed
   through a fresh function.
@@ -34,5 +34,6 @@ jit, lower, trace = jitting.make_jit(
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.jax_lowered,
+        hand_back_jax_jit=True,
     )
 )

@@ -1,18 +1,18 @@
-"""Arguments that contain themselves or nest too deeply: found before JAX's flatten meets them.
+"""Arguments that contain themselves or nest too deeply: refused before a flatten that
+segfaults on them meets them.
 
-JAX flattens the arguments of every jitted call, and of ``lower`` and ``trace``, in C++. On
-a self-containing argument (``L = [1]; L.append(L)``) jaxlib 0.4.13 overflows the C stack, a
-segfault. Later releases raise an internal SystemError or a bare RecursionError for a list,
-and for a dict or a registered pytree node that holds itself they leave the interpreter
-broken (measured on 0.4.18, 0.6.0 and 0.12.0.1: it loses ``sys.stderr`` and exits with
-status 1). No release can stage such an argument, so refusing it first is never stricter
-than JAX, and every jitted call, ``lower`` and ``trace`` refuse it on every release.
+jaxlib 0.4.13 flattens the arguments of a jitted call in C++ and overflows the C stack, a
+segfault, on an argument that contains itself (``L = [1]; L.append(L)``) or nests far deeper
+than the recursion limit. From jaxlib 0.4.18 the same call raises an error, or leaves the
+interpreter broken, as it does under ``jax.jit`` (measured in the ``jax_0_4_13`` backend's
+docstring). The jit machinery calls :func:`refuse_cycles` only where the backend says the
+flatten segfaults (``JitTraits.flatten_segfaults``): everywhere else a jitted function's
+argument reaches JAX, as under ``jax.jit``. Backports that flatten a value in jaxcompat's
+own code before JAX does call it on every release.
 
-Nesting is the same story one level at a time: the flatten recurses in C++ through CPython's
-recursion check, so it stops where CPython stops C code (:func:`deepest_flattened`), with a
-bare RecursionError or SystemError that can leave JAX itself broken (JAX 0.8.0: the next
-jitted call fails with "'State' object has no attribute 'value'"), and on 0.4.13 far deeper
-with a segfault. An argument nested deeper than that is refused first too.
+Nesting is refused from :func:`deepest_flattened` levels on: the flatten recurses through
+CPython's recursion check, so a jitted call raises RecursionError itself from about there,
+and segfaults far deeper.
 
 The checks cost next to nothing for the usual arguments: arrays and numbers hold nothing
 (:data:`ATOM_TYPES`), and a container is walked once without building any path

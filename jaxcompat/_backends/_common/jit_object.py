@@ -1,12 +1,16 @@
-"""The jit object: JAX's jitted function, guarded against arguments that contain themselves,
-with AOT methods that wrappers cannot copy.
+"""The jit object of a plain function: JAX's own where JAX's already behaves as the newest.
 
-JAX's own jitted function is never handed back: on every release its C++ flatten crashes
-the interpreter, or raises an internal error, on an argument that contains itself
-(``cycles``), so :class:`Jitted` checks each call's arguments first. It also keeps
-``lower``, ``trace`` and ``eval_shape`` on its type: up to JAX 0.5.3 they live in the jitted
+From JAX 0.6.0 ``lower``, ``trace`` and ``eval_shape`` are methods of the jitted function's
+type, so ``functools.wraps`` cannot copy them, and ``jaxcompat.jit`` of a plain function is
+``jax.jit``'s own object (:func:`jit_function`). Up to JAX 0.5.3 they live in the jitted
 function's instance ``__dict__``, so ``functools.wraps`` copies them onto a wrapper and
-``wrapper.lower(...)`` silently skips the wrapper (JAX 0.6.0 moved them onto the type).
+``wrapper.lower(...)`` silently skips the wrapper (jax#27829): there a :class:`Jitted` keeps
+them on its type and calls JAX's jitted function through ``functools.partial``'s C call path.
+
+Where jaxlib's C++ flatten segfaults on an argument that contains itself or nests too
+deeply (a backend's ``JitTraits.flatten_segfaults``), a :class:`ScreenedJitted` refuses such
+an argument first (``cycles``). Everywhere else the argument reaches JAX, as under
+``jax.jit``.
 """
 
 from __future__ import annotations
@@ -43,13 +47,13 @@ def defined_in_class_body(fun: Callable[..., Any]) -> bool:
 
 
 class Jitted(functools.partial):  # type: ignore[type-arg]
-    """A function compiled by ``jaxcompat.jit``.
+    """A function compiled by ``jaxcompat.jit`` that is not ``jax.jit``'s own object.
 
-    Calling it checks the arguments for cycles (arrays and numbers, the usual arguments, by
-    one set lookup each) and calls JAX's own jitted function. ``lower``, ``trace`` and
-    ``eval_shape`` check the same way and are methods of this type, so ``functools.wraps``
-    never copies them onto a wrapper. Looked up on an instance, it binds like ``jax.jit``
-    does: the instance becomes the first argument.
+    Calling it calls JAX's own jitted function through ``functools.partial``'s C call path,
+    which adds no Python frame. ``lower``, ``trace`` and ``eval_shape`` are methods of this
+    type, so ``functools.wraps`` never copies them onto a wrapper. Looked up on an instance,
+    it binds like ``jax.jit`` does: the instance becomes the first argument. Its repr, state
+    and pickling are those of JAX's jitted function.
     """
 
     __slots__ = ("_jc_fun", "_jc_options", "_jc_static", "_jc_traits")
@@ -81,18 +85,8 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
                 self.__dict__.setdefault(name, value)
         return self
 
-    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs:
-            for value in args:  # arrays and numbers, the usual arguments, hold no cycle
-                if type(value) not in ATOM_TYPES:
-                    break
-            else:
-                return self.func(*args)
-        refuse_cycles("jit", args, kwargs, static=self._jc_static)
-        return self.func(*args, **kwargs)
-
-    def _refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        refuse_cycles(verb, args, kwargs, static=self._jc_static)
+    def _screen(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Refuse what JAX's flatten would crash on: nothing here (see ScreenedJitted)."""
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
@@ -100,11 +94,11 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return WithInstance(self, instance)
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
-        self._refuse_cycles("lower", args, kwargs)
+        self._screen("lower", args, kwargs)
         return self._jc_traits.normalize_lowered(self.func.lower(*args, **kwargs))
 
     def trace(self, *args: Any, **kwargs: Any) -> Any:
-        self._refuse_cycles("trace", args, kwargs)
+        self._screen("trace", args, kwargs)
         traits = self._jc_traits
         if traits.native_trace:
             return traits.normalize_traced(self.func.trace(*args, **kwargs))
@@ -116,7 +110,7 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return trace_by_closure(plain, args, kwargs, lambda: self.lower(*args, **kwargs))
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
-        self._refuse_cycles("jit", args, kwargs)
+        self._screen("jit", args, kwargs)
         if self._jc_traits.native_eval_shape:
             return self.func.eval_shape(*args, **kwargs)
         return jax.eval_shape(lambda: self.func(*args, **kwargs))
@@ -137,10 +131,12 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return inspect.signature(self._jc_fun)
 
     def __repr__(self) -> str:
-        return jit_repr(lambda: repr(self._jc_fun))
+        return repr(self.func)  # JAX's, which never raises
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (rebuild_jit, (self._jc_fun, self._jc_options))
+        # JAX's jitted function is pickled along, so this pickles exactly where it does: with
+        # cloudpickle, and never with pickle (its state holds a local function).
+        return (rebuild_jit_of, (self.func, self._jc_fun, self._jc_options))
 
     def __getstate__(self) -> Any:
         # JAX's jitted function's own state (its function_name, ...), as code that reads it
@@ -148,9 +144,31 @@ class Jitted(functools.partial):  # type: ignore[type-arg]
         return self.func.__getstate__()
 
 
+class ScreenedJitted(Jitted):
+    """A :class:`Jitted` whose every call, ``lower``, ``trace`` and ``eval_shape`` first
+    refuses an argument that contains itself or nests too deeply (``cycles``): the releases
+    whose jaxlib flatten segfaults on one (``JitTraits.flatten_segfaults``). Arrays and
+    numbers, the usual arguments, are told apart by one set lookup each."""
+
+    __slots__ = ()
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            for value in args:
+                if type(value) not in ATOM_TYPES:
+                    break
+            else:
+                return self.func(*args)
+        refuse_cycles("jit", args, kwargs, static=self._jc_static)
+        return self.func(*args, **kwargs)
+
+    def _screen(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        refuse_cycles(verb, args, kwargs, static=self._jc_static)
+
+
 def jit_repr(describe: Callable[[], str]) -> str:
     """``<jaxcompat.jit of ...>``, or ``<jaxcompat.jit>`` where the description fails (a
-    function whose ``repr`` raises): as JAX's jitted functions, a repr never raises."""
+    method whose instance's ``repr`` raises): as JAX's jitted functions, a repr never raises."""
     try:
         return f"<jaxcompat.jit of {describe()}>"
     except Exception:
@@ -158,10 +176,17 @@ def jit_repr(describe: Callable[[], str]) -> str:
 
 
 def rebuild_jit(fun: Callable[..., Any], options: dict[str, Any]) -> Any:
-    """Unpickle a jitted function: jit it again with the same options."""
+    """Unpickle a jitted method: jit it again with the same options."""
     from jaxcompat import jit
 
     return jit(fun, **options)
+
+
+def rebuild_jit_of(jax_jitted: Any, fun: Callable[..., Any], options: dict[str, Any]) -> Any:
+    """Unpickle a :class:`Jitted`: jit its function again. JAX's jitted function comes along
+    only so that pickling succeeds or fails as JAX's does."""
+    del jax_jitted
+    return rebuild_jit(fun, options)
 
 
 class WithInstance:
@@ -191,5 +216,15 @@ class WithInstance:
 
 
 def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Jitted:
-    """jit a function (not a method) with already-checked ``options``."""
-    return Jitted(JAX_JIT(fun, **options), fun, options, traits)
+    """jaxcompat's jit object of ``fun`` with already-checked ``options``: a method's core, a
+    staticmethod, or a plain function below JAX 0.6.0."""
+    cls = ScreenedJitted if traits.flatten_segfaults else Jitted
+    return cls(JAX_JIT(fun, **options), fun, options, traits)
+
+
+def jit_function(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Any:
+    """The jit of a plain function: ``jax.jit``'s own object where it already behaves as the
+    newest's (``JitTraits.hand_back_jax_jit``), else :func:`make_plain_jit`'s."""
+    if traits.hand_back_jax_jit:
+        return JAX_JIT(fun, **options)
+    return make_plain_jit(fun, options, traits)

@@ -68,6 +68,13 @@ class JitTraits:
         normalize_lowered: applied to every ``Lowered`` handed out.
         normalize_traced: applied to every native ``Traced`` handed out.
         translate_options: maps jaxcompat's option values to this release's ``jax.jit``.
+        hand_back_jax_jit: ``jax.jit``'s own object already behaves as the newest's for a
+            plain function (its ``lower``, ``trace`` and ``eval_shape`` live on its type, JAX
+            0.6.0), so ``jaxcompat.jit`` of one is that object.
+        flatten_segfaults: jaxlib's C++ flatten segfaults on an argument that contains itself
+            or nests deeper than it can recurse (jaxlib 0.4.13): jaxcompat's jitted functions
+            and methods, their ``lower``, ``trace`` and ``eval_shape``, and
+            ``jaxcompat.lower``/``trace`` refuse such an argument first (``cycles``).
     """
 
     missing_options: Mapping[str, tuple[str, str]]
@@ -76,6 +83,8 @@ class JitTraits:
     normalize_lowered: Callable[[Any], Any]
     normalize_traced: Callable[[Any], Any] = lambda traced: traced
     translate_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda options: options
+    hand_back_jax_jit: bool = False
+    flatten_segfaults: bool = False
 
 
 def _is_empty(value: Any) -> bool:

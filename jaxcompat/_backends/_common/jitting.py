@@ -22,8 +22,10 @@ from .jit_object import (
     JAX_JIT,
     Jitted,
     PjitFunction,
+    ScreenedJitted,
     WithInstance,
     defined_in_class_body,
+    jit_function,
     make_plain_jit,
 )
 from .jit_options import (
@@ -77,7 +79,7 @@ def make_jit(
             return BoundJitted(method, fun.__self__)
         if defined_in_class_body(fun) and not self_is_static(fun, forwarded):
             return JittedMethod(fun, forwarded, traits)
-        return make_plain_jit(fun, forwarded, traits)
+        return jit_function(fun, forwarded, traits)
 
     # jit takes **options and checks them itself; inspect.signature shows the newest's.
     jit.__signature__ = newest_jit_signature()  # type: ignore[attr-defined]
@@ -86,17 +88,25 @@ def make_jit(
         if isinstance(fun, (Jitted, BoundJitted, WithInstance, JittedMethod, JittedOnClass)):
             return fun
         if isinstance(fun, PjitFunction):
+            if traits.hand_back_jax_jit:  # JAX's own lower/trace already are the newest's
+                return fun
             wrapped = cast("Callable[..., Any]", getattr(fun, "__wrapped__", fun))
-            return Jitted(cast("Callable[..., Any]", fun), wrapped, {}, traits)
+            return make_plain_jit_of(fun, wrapped)
         # Anything else, wrappers of jitted functions included, is jitted as a whole, so every
         # wrapper layer runs. A lower/trace attribute found on it is never trusted.
         target = jit(fun)
-        if isinstance(target, (Jitted, BoundJitted, JittedMethod)):
+        if isinstance(target, (Jitted, BoundJitted, JittedMethod, PjitFunction)):
             return target
-        return Jitted(target, fun, {}, traits)
+        return make_plain_jit_of(target, fun)
 
-    # Every stage target's lower/trace refuses arguments that contain themselves, skipping
-    # its static arguments as JAX does.
+    def make_plain_jit_of(jitted: Any, fun: Callable[..., Any]) -> Jitted:
+        # JAX's jitted function (or a staticmethod's), with jaxcompat's lower and trace.
+        cls = ScreenedJitted if traits.flatten_segfaults else Jitted
+        return cls(jitted, fun, {}, traits)
+
+    # Where jaxlib's flatten segfaults, every stage target's lower/trace refuses arguments
+    # that contain themselves, skipping its static arguments as JAX does; elsewhere they
+    # reach JAX's flatten, as under jax.jit.
     def lower(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         return stage_target(fun).lower(*args, **kwargs)
 

@@ -66,6 +66,8 @@ class MethodJit:
         # from the end either way).
         positions, names = static_arguments(fun, options)
         self.static_arguments = (tuple(i - 1 if i > 0 else i for i in positions if i), names)
+        # Arguments are screened for cycles only where jaxlib's flatten segfaults on them.
+        self.screens_arguments = traits.flatten_segfaults
         self.core = make_plain_jit(self._make_core(), _core_options(fun, options), traits)
         # JAX's own jitted core, for calls whose arguments were checked for cycles before
         # the state was split (the core's own check would walk the state's arrays again).
@@ -89,9 +91,10 @@ class MethodJit:
             _calling.instance = None
 
     def refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """Refuse arguments JAX's flatten would crash on (``cycles``); the state is checked
-        for cycles as it is split."""
-        refuse_cycles(verb, args, kwargs, static=self.static_arguments)
+        """Refuse arguments jaxlib's flatten would segfault on (``cycles``), where it would;
+        the state is checked for cycles as it is split."""
+        if self.screens_arguments:
+            refuse_cycles(verb, args, kwargs, static=self.static_arguments)
 
     def _make_core(self) -> Callable[..., Any]:
         fun = self.fun
@@ -390,13 +393,14 @@ class BoundJitted:
         # MethodJit.call, inlined: this is the hot path of every method call.
         method = self._method
         instance = self.__self__
-        for value in args:  # arrays and numbers, the usual arguments, hold no cycle
-            if type(value) not in ATOM_TYPES:
-                refuse_cycles("jit", args, kwargs, static=method.static_arguments)
-                break
-        else:
-            if kwargs:
-                refuse_cycles("jit", args, kwargs, static=method.static_arguments)
+        if method.screens_arguments:  # where jaxlib's flatten segfaults on a cycle
+            for value in args:  # arrays and numbers, the usual arguments, hold no cycle
+                if type(value) not in ATOM_TYPES:
+                    refuse_cycles("jit", args, kwargs, static=method.static_arguments)
+                    break
+            else:
+                if kwargs:
+                    refuse_cycles("jit", args, kwargs, static=method.static_arguments)
         arrays, key = method.splitter.split(instance)
         writes = method.writes
         if writes is not None:  # only once a trace of this method wrote to self
