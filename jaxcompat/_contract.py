@@ -73,15 +73,19 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     Options: ``static_argnums``, ``static_argnames``, ``donate_argnums``, ``donate_argnames``,
     ``in_shardings``, ``out_shardings``, ``keep_unused``, ``inline``, ``compiler_options``,
     and ``device``/``backend`` wherever JAX still accepts them (JAX warns that they are
-    deprecated). ``inline=True`` inlines the function into the enclosing jaxpr on every
-    release. An option the installed JAX lacks raises TypeError naming the release that
+    deprecated). ``inline`` means what the installed ``jax.jit`` makes it mean (from JAX
+    0.11.2 ``inline=True`` is ``jax.Inline.JAX_LATE``, as in the newest JAX). An option the installed JAX lacks raises TypeError naming the release that
     adds it; an unknown option raises TypeError naming it. Nothing is silently ignored.
 
-    The result keeps ``__wrapped__``, ``__name__``, ``__doc__`` and the signature of ``fun``,
-    and has ``lower``, ``trace``, ``eval_shape`` and ``clear_cache`` methods. Those methods
-    are never copied onto a ``functools.wraps`` wrapper; use :func:`lower` and :func:`trace`
-    to stage a wrapped function. The call checks its arguments for cycles first (JAX's
-    flatten crashes on an argument that contains itself) and calls JAX's own jitted function.
+    For a function, the result is ``jax.jit``'s own object from JAX 0.6.0; before it, a
+    wrapper of JAX's jitted function that calls it through ``functools.partial``'s C path.
+    Either way it keeps ``__wrapped__``, ``__name__``, ``__doc__`` and the signature of
+    ``fun``, has ``lower``, ``trace``, ``eval_shape`` and ``clear_cache`` methods, shows JAX's
+    repr and pickles as ``jax.jit(fun)`` does. Those methods are never copied onto a
+    ``functools.wraps`` wrapper; use :func:`lower` and :func:`trace` to stage a wrapped
+    function. On JAX 0.4.13 only, whose flatten segfaults on one, an argument that contains
+    itself (or nests past the recursion limit) is refused first with a clear error;
+    elsewhere it reaches JAX, as under ``jax.jit``.
     ``inspect.signature(jit)`` shows the newest ``jax.jit``'s options on every release.
 
     Methods: ``@jit`` on a method, ``jit(obj.method)``, ``Class.method(obj, ...)``,
