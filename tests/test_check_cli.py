@@ -355,8 +355,9 @@ def test_real_data_findings(in_tmp, capsys):
 
 def test_a_class_keyword_names_the_first_release_that_takes_it(in_tmp, capsys):
     # PartitionSpec's class is built in C++ on 0.6.2-0.10.0, where the signature data cannot
-    # read it: its rule names the first release that takes reduced= (0.6.2). A keyword the
-    # newest requires (AbstractDevice's platform) is refused for every value before it.
+    # read it: the class keyword data names the first release that takes reduced= (0.6.2).
+    # Before 0.7.0 JAX's experimental.layout.Layout is another class than jaxcompat's: the
+    # reason, about jaxcompat's, is left out.
     write(
         in_tmp,
         "a.py",
@@ -380,14 +381,69 @@ def test_a_class_keyword_names_the_first_release_that_takes_it(in_tmp, capsys):
     lines = out.splitlines()
     assert lines[0] == (
         "a.py:2:33: JC010 `jax.sharding.PartitionSpec` does not accept the keyword `reduced` on "
-        "0.5.0-0.6.1; raise the floor to jax>=0.6.2 (`jaxcompat.sharding.PartitionSpec` takes "
-        "it on every release, but only `reduced=frozenset()` before 0.6.2)"
+        "0.5.0-0.6.1; raise the floor to jax>=0.6.2 (JAX before it cannot mark mesh axes "
+        "reduced in a PartitionSpec)"
     )
     assert lines[3] == (
         "a.py:4:40: JC010 `jax.experimental.layout.Layout` does not accept the keyword `tiling` "
-        "on 0.5.0-0.7.0; use `jaxcompat.experimental.layout.Layout`, which passes it as "
-        "`_tiling` where JAX names it so"
+        "on 0.5.0-0.7.0; raise the floor to jax>=0.7.1"
     )
+
+
+def test_a_class_keyword_through_jaxcompat_is_jax_own_type_error(in_tmp, capsys):
+    # jaxcompat gives JAX's own classes: a newest constructor keyword fails through it as
+    # through JAX, before the first release whose class takes it (even at its default), for
+    # a stable name (P, Format, Layout, Ref) and a forwarded one (custom_vjp, Mesh) alike.
+    write(
+        in_tmp,
+        "a.py",
+        """\
+        import jaxcompat as jax
+        jax.P('x', unreduced=frozenset())
+        jax.custom_vjp(f, nondiff_argnames=('n',))
+        jax.sharding.Mesh(devices, ('x',), axis_types=None)
+        jax.experimental.layout.Format(layout=None)
+        jax.experimental.layout.Layout(major_to_minor=(1, 0))
+        jax.Ref(aval, refs=r)
+        jax.numpy.ufunc(f, 2, 1, reduce=r)
+        """,
+    )
+    code, out, _ = run(capsys, "a.py", "--jax", ">=0.6.1")
+    assert (code, out.splitlines()[:-2]) == (
+        1,
+        [
+            "a.py:2:12: JC010 `jaxcompat.P` does not accept the keyword `unreduced` on 0.6.1; "
+            "raise the floor to jax>=0.6.2 (JAX before it cannot mark mesh axes unreduced in a "
+            "PartitionSpec, and 0.6.1 reads a set given as unreduced= as one axis name)",
+            "a.py:3:19: JC010 `jaxcompat.custom_vjp` (JAX's `jax.custom_vjp`) does not accept "
+            "the keyword `nondiff_argnames` on 0.6.1; raise the floor to jax>=0.6.2 (JAX before "
+            "it takes the non-differentiable arguments by position only (nondiff_argnums))",
+            "a.py:5:32: JC010 `jaxcompat.experimental.layout.Format` does not accept the keyword "
+            "`layout` on 0.6.1-0.6.2; raise the floor to jax>=0.7.0 (JAX before it names it "
+            "device_local_layout)",
+            "a.py:7:15: JC010 `jaxcompat.Ref` does not accept the keyword `refs` on 0.6.1-0.7.1; "
+            "raise the floor to jax>=0.7.2 (JAX before it names the array a Ref holds buf)",
+        ],
+    )
+    code, out, _ = run(capsys, "a.py", "--jax", ">=0.4.18")
+    lines = out.splitlines()
+    assert (
+        "a.py:4:36: JC010 `jaxcompat.sharding.Mesh` (JAX's `jax.sharding.Mesh`) does not accept "
+        "the keyword `axis_types` on 0.4.18-0.4.35; raise the floor to jax>=0.4.36 (JAX before "
+        "it cannot give a mesh's axes types)"
+    ) in lines
+    assert (
+        "a.py:6:32: JC010 `jaxcompat.experimental.layout.Layout` does not accept the keyword "
+        "`major_to_minor` on 0.4.26-0.4.30; raise the floor to jax>=0.4.31 (JAX before it "
+        "cannot make a layout from its parts, only read a compiled function's)"
+    ) in lines
+    assert (
+        "a.py:8:26: JC010 `jaxcompat.numpy.ufunc` does not accept the keyword `reduce` on "
+        "0.4.18-0.4.31; raise the floor to jax>=0.4.33 (JAX before it has no ufunc that "
+        "carries its own method implementations)"
+    ) in lines
+    code, out, _ = run(capsys, "a.py", "--jax", ">=0.11.0")
+    assert (code, out.splitlines()[-1]) == (0, "Found 0 findings in 1 file (8 lines).")
 
 
 def test_a_legacy_call_that_jax_still_reads_by_position_is_no_finding(in_tmp, capsys):

@@ -1,6 +1,8 @@
 """COMPATIBILITY.md is current: every matrix row, with the backend dispatch chooses, all PASS."""
 
+import importlib
 import re
+import sys
 
 import yaml
 
@@ -71,3 +73,41 @@ def test_compatibility_md_counts_the_newest_keywords_on_every_row():
         if rule.broken_from and not rule.fixed_again_in
     )
     assert newest[1] == newest[2] and newest[3] == newest[4] == str(broken)
+
+
+def _compat_report():
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tools"))
+    return importlib.import_module("compat_report")
+
+
+def test_compatibility_md_lists_the_newest_constructor_keywords_of_jax_classes():
+    text = (ROOT / "COMPATIBILITY.md").read_text()
+    heading = "\n### Newest constructor keywords of JAX's classes\n"
+    section = heading + text.split(heading)[1].split("\n### ")[0]
+    assert section.strip("\n").splitlines() == (
+        "\n".join(_compat_report().class_keyword_lines()).strip("\n").splitlines()
+    ), "regenerate with nox -s report"
+
+
+def test_each_class_keyword_is_in_the_newest_signature_and_no_earlier_than_the_data_says():
+    from jaxcompat._backports.keywords import newest_data
+    from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS
+
+    callables = newest_data()["callables"]
+    for fact in CLASS_KEYWORDS:
+        for path in fact.paths:
+            signature, firsts = callables[path]
+            assert fact.parameter in signature.replace("=", ",").split(","), (path, fact)
+            # The data names a keyword from the first row whose class's signature has it; a
+            # fact may be earlier only where the data cannot read the class (PartitionSpec,
+            # built in C++ on 0.6.2-0.10.0) or the name had another class (layout.Layout).
+            earlier = path in (
+                "jax.P",
+                "jax.sharding.PartitionSpec",
+                "jax.experimental.layout.Layout",
+            )
+            if earlier:
+                assert parse_release(fact.first) <= parse_release(firsts[fact.parameter])
+            else:
+                assert fact.first == firsts[fact.parameter], (path, fact)

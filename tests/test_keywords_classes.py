@@ -1,217 +1,320 @@
-"""Newest constructor keywords of the sharding and layout classes, on every row: the default
-is the call without the keyword and makes JAX's own object; a value the release's class takes
-under another name is passed under it; any other value is what the release's class makes
-(where it takes the keyword) or a clear error naming the first release that takes it."""
+"""JAX's classes stay JAX's classes: on every row, each class jaxcompat gives where JAX has it is
+JAX's own class object, so a newest constructor keyword the release's class lacks is JAX's own
+TypeError, message and all. The last test is a backend test (``@pytest.mark.jax``): the class
+keyword data (``_stable_names/class_keywords.py``) against the installed release's classes."""
 
 import functools
 import inspect
+import warnings
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import jaxcompat
-from jaxcompat._backports import keywords
-
-VERSION = jaxcompat.JAX_VERSION_STRING
-
-
-def _first_taking(path, parameter):
-    """The first release that takes ``parameter`` where this one does not, else None."""
-    found = keywords.keywords_to_adapt(path).get(parameter)
-    if found is None:
-        return None
-    first, rule = found
-    return max(first, rule.fixed_in or first, key=jaxcompat._version.parse_release)
+from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS
+from tests._stable_names_helpers import TABLE, available
 
 
-@pytest.mark.parametrize("spec_class", ["P", "sharding.PartitionSpec"])
-def test_partition_spec_takes_the_newest_defaults_and_makes_jax_own_spec(spec_class):
-    spec = functools.reduce(getattr, spec_class.split("."), jaxcompat)
-    made = spec("x", None, unreduced=frozenset(), reduced=set(), unreduced_kind=None)
-    assert type(made) is type(jax.sharding.PartitionSpec("x", None))
-    assert made == jax.sharding.PartitionSpec("x", None)
-    assert isinstance(made, spec)
-    assert isinstance(jax.sharding.PartitionSpec("x"), spec)
-    assert issubclass(type(made), spec)
-    assert spec("x", None) == jax.sharding.PartitionSpec("x", None)
-    assert list(inspect.signature(spec).parameters)[-3:] == [
-        "unreduced",
-        "reduced",
-        "unreduced_kind",
-    ]
+def _jax_attribute(path):
+    """JAX's object at ``path`` (``sharding.Mesh``), read from the module's namespace (never
+    through a deprecation's ``__getattr__``), or None."""
+    module_path, _, name = f"jax.{path}".rpartition(".")
+    module = functools.reduce(getattr, module_path.split(".")[1:], jax)
+    return vars(module).get(name)
 
 
-def test_partition_spec_unreduced_axes_are_taken_or_a_clear_error():
-    first = _first_taking("jax.sharding.PartitionSpec", "unreduced")
-    if first is None:
-        made = jaxcompat.sharding.PartitionSpec("x", unreduced={"y"})
-        assert made.unreduced == frozenset({"y"})
-        return
-    with pytest.raises(TypeError) as error:
-        jaxcompat.sharding.PartitionSpec("x", unreduced={"y"})
-    # 0.6.1 names unreduced=, but reads a set as one axis name.
-    named = "unreduced" in inspect.signature(jax.sharding.PartitionSpec).parameters
-    lacks = "reads it otherwise" if named else "has no unreduced parameter"
-    assert str(error.value) == (
-        f"jaxcompat.sharding.PartitionSpec(unreduced=...) needs JAX {first} or newer: JAX "
-        f"{VERSION} cannot mark mesh axes unreduced or reduced in a PartitionSpec (its "
-        f"jax.sharding.PartitionSpec {lacks}). Pass unreduced=frozenset(), the default, or "
-        "leave it out; or upgrade JAX."
-    )
-    if named:  # 0.6.1's own call, with a tuple of axis names, is 0.6.1's
-        spec = jaxcompat.sharding.PartitionSpec("x", unreduced=("y",))
-        assert spec == jax.sharding.PartitionSpec("x", unreduced=("y",))
-
-
-def test_partition_spec_unreduced_kind_other_than_none_is_a_clear_error_before_it_exists():
-    first = _first_taking("jax.P", "unreduced_kind")
-    if first is None:
-        kind = jaxcompat.sharding.UnreducedKind.sum
-        assert jaxcompat.P("x", unreduced={"y"}, unreduced_kind=kind).unreduced_kind == kind
-        return
-    with pytest.raises(TypeError) as error:
-        jaxcompat.P("x", unreduced_kind="sum")
-    # One class for both names, named as JAX names its class (PartitionSpec before 0.10.1).
-    name = "P" if jax.sharding.PartitionSpec.__name__ == "P" else "sharding.PartitionSpec"
-    assert str(error.value) == (
-        f"jaxcompat.{name}(unreduced_kind=...) needs JAX {first} or newer: JAX {VERSION} has "
-        f"no kinds of unreduced axes (UnreducedKind) (its jax.{name} has no unreduced_kind "
-        "parameter). Pass unreduced_kind=None, the default, or leave it out; or upgrade JAX."
-    )
-
-
-def _subclass(base):
-    class Spec(base):
-        pass
-
-    return Spec
-
-
-def test_a_class_written_as_a_subclass_of_partition_spec_is_one_of_jax_own():
+def _jaxcompat(path):
+    """jaxcompat's object at ``path``, or None where this release cannot have it."""
     try:
-        raw = _subclass(jax.sharding.PartitionSpec)
-    except TypeError as raw_error:  # JAX prohibits it (0.9.0 on): so does jaxcompat's
-        refused = type(raw_error)
-    else:
-        spec = _subclass(jaxcompat.P)
-        assert issubclass(spec, jax.sharding.PartitionSpec)
-        assert spec("x") == raw("x")
-        return
-    with pytest.raises(refused):
-        _subclass(jaxcompat.P)
+        return functools.reduce(getattr, path.split("."), jaxcompat)
+    except AttributeError:
+        return None
 
 
-def test_mesh_takes_axis_types_none_and_refuses_types_before_it_has_them():
-    devices = np.array(jax.devices()[:1])
-    mesh = jaxcompat.sharding.Mesh(devices, ("x",), axis_types=None)
-    assert type(mesh) is jax.sharding.Mesh
-    assert mesh.axis_names == ("x",)
-    assert isinstance(mesh, jaxcompat.sharding.Mesh)
-    first = _first_taking("jax.sharding.Mesh", "axis_types")
-    if first is None:  # the release's own Mesh
-        assert jaxcompat.sharding.Mesh is jax.sharding.Mesh
-        if hasattr(jaxcompat.sharding, "AxisType"):  # (0.4.36-0.5.2 type axes otherwise)
-            explicit = (jaxcompat.sharding.AxisType.Explicit,)
-            typed = jaxcompat.sharding.Mesh(devices, ("x",), axis_types=explicit)
-            assert typed.axis_types == explicit
-        return
-    with pytest.raises(TypeError) as error:
-        jaxcompat.sharding.Mesh(devices, ("x",), axis_types=("Explicit",))
-    assert str(error.value) == (
-        f"jaxcompat.sharding.Mesh(axis_types=...) needs JAX {first} or newer: JAX {VERSION} "
-        "cannot give a mesh's axes types (explicit sharding) (its jax.sharding.Mesh has no "
-        "axis_types parameter). Pass axis_types=None, the default, or leave it out; or "
-        "upgrade JAX."
+def _layout_module():
+    try:
+        from jax.experimental import layout
+    except ImportError:  # before JAX 0.4.26
+        return None
+    return layout
+
+
+def _jax_classes():
+    """``{jaxcompat path: JAX's class of the newest meaning}`` where JAX has one, found from
+    JAX's modules, never from the release number."""
+    found = {
+        path: _jax_attribute(path)
+        for path in (
+            "sharding.PartitionSpec",
+            "sharding.Mesh",
+            "sharding.AbstractMesh",
+            "sharding.AbstractDevice",
+            "sharding.ManualAxisType",
+            "custom_jvp",
+            "custom_vjp",
+            "custom_derivatives.custom_jvp",
+            "custom_derivatives.custom_vjp",
+            "lax.GatherDimensionNumbers",
+            "lax.ScatterDimensionNumbers",
+            "ShapeDtypeStruct",
+            "numpy.ufunc",
+        )
+    }
+    found["P"] = jax.sharding.PartitionSpec  # jax.P, where it exists, is the same class
+    layout = _layout_module()
+    if layout is not None:
+        names = vars(layout)
+        # The class of a layout's parts is DeviceLocalLayout until JAX 0.7.0 renamed it
+        # Layout; the class of a layout with a sharding is Format, named Layout before 0.6.2.
+        found["experimental.layout.Layout"] = names.get("DeviceLocalLayout", names["Layout"])
+        found["experimental.layout.Format"] = names.get("Format", names["Layout"])
+    experimental = vars(jax.experimental)
+    found["Ref"] = (
+        vars(jax).get("Ref") or vars(jax).get("ArrayRef") or experimental.get("MutableArray")
     )
+    return {path: cls for path, cls in found.items() if cls is not None}
 
 
-def test_a_mesh_made_with_the_newest_keywords_runs_a_sharded_computation():
-    mesh = jaxcompat.sharding.Mesh(np.array(jax.devices()[:1]), ("x",), axis_types=None)
-    spec = jaxcompat.P("x", unreduced=frozenset(), reduced=frozenset())
-    sharding = jax.sharding.NamedSharding(mesh, spec)
-    placed = jax.device_put(np.arange(4.0), sharding)
-    assert placed.sharding == sharding
-    np.testing.assert_array_equal(jax.jit(lambda v: v * 2)(placed), np.arange(4.0) * 2)
+JAX_CLASSES = _jax_classes()
 
 
-def test_abstract_mesh_and_manual_axis_type_take_the_newest_defaults():
-    if hasattr(jaxcompat.sharding, "AbstractMesh"):
-        mesh = jaxcompat.sharding.AbstractMesh((2,), ("x",), abstract_device=None)
-        assert mesh == jax.sharding.AbstractMesh((2,), ("x",))
-        assert isinstance(mesh, jaxcompat.sharding.AbstractMesh)
-    if hasattr(jaxcompat.sharding, "ManualAxisType"):
-        axis_type = jaxcompat.sharding.ManualAxisType(unreduced_kind=None)
-        assert axis_type == jax.sharding.ManualAxisType()
-
-
-def test_abstract_device_platform_is_taken_or_a_clear_error():
-    if not hasattr(jaxcompat.sharding, "AbstractDevice"):
-        return  # a name this row cannot have (its AttributeError is tested elsewhere)
-    device_class = jaxcompat.sharding.AbstractDevice
-    assert list(inspect.signature(device_class).parameters) == [
-        "device_kind",
-        "num_cores",
-        "platform",
-    ]
-    first = _first_taking("jax.sharding.AbstractDevice", "platform")
-    if first is None:
-        assert device_class("cpu", None, "cpu") == device_class(
-            device_kind="cpu", num_cores=None, platform="cpu"
-        )
-        assert device_class("cpu", None, "cpu").platform == "cpu"
+@pytest.mark.parametrize(
+    "path",
+    [
+        "P",
+        "sharding.PartitionSpec",
+        "sharding.Mesh",
+        "sharding.AbstractMesh",
+        "sharding.AbstractDevice",
+        "sharding.ManualAxisType",
+        "custom_jvp",
+        "custom_vjp",
+        "custom_derivatives.custom_jvp",
+        "custom_derivatives.custom_vjp",
+        "lax.GatherDimensionNumbers",
+        "lax.ScatterDimensionNumbers",
+        "ShapeDtypeStruct",
+        "Ref",
+        "experimental.layout.Layout",
+        "experimental.layout.Format",
+        "numpy.ufunc",
+    ],
+)
+def test_each_class_is_jax_own_class_where_jax_has_it(path):
+    own = JAX_CLASSES.get(path)
+    found = _jaxcompat(path)
+    if found is None or own is None:
+        # A name that arrived later, or whose class here has another meaning (AbstractMesh
+        # before 0.5.3): the stable-name table says from which release jaxcompat has it.
+        assert path in TABLE and not available(path), path
         return
-    for call in (
-        lambda: device_class("cpu", None, "cpu"),
-        lambda: device_class(device_kind="cpu", num_cores=None, platform="cpu"),
-    ):
-        with pytest.raises(TypeError) as error:
-            call()
-        assert str(error.value) == (
-            f"jaxcompat.sharding.AbstractDevice(platform=...) needs JAX {first} or newer: JAX "
-            f"{VERSION} has no platform in an abstract device (its jax.sharding.AbstractDevice "
-            f"has no platform parameter). Upgrade JAX, or call it as JAX {VERSION}'s own is "
-            "called."
-        )
-    assert device_class("cpu", None) == jax.sharding.AbstractDevice("cpu", None)
+    assert isinstance(own, type)
+    assert found is own
 
 
-def test_layout_takes_tiling_and_element_size_by_their_newest_names():
-    if not hasattr(jaxcompat.experimental.layout, "Layout"):
+def test_p_and_partition_spec_are_one_class_and_make_jax_own_specs():
+    assert jaxcompat.P is jaxcompat.sharding.PartitionSpec is jax.sharding.PartitionSpec
+    spec = jaxcompat.P("x", None)
+    assert type(spec) is jax.sharding.PartitionSpec
+    assert spec == jax.sharding.PartitionSpec("x", None)
+
+
+def test_what_jax_makes_itself_is_an_instance_of_the_class_by_type():
+    @jaxcompat.custom_vjp
+    def f(x):
+        return x
+
+    assert type(f) is jax.custom_vjp
+    assert type(jax.custom_jvp(lambda x: x)) is jaxcompat.custom_jvp
+    struct = jax.eval_shape(lambda x: x, jnp.ones(3))
+    assert type(struct) is jaxcompat.ShapeDtypeStruct
+    if "numpy.ufunc" in JAX_CLASSES:
+        assert type(jaxcompat.numpy.frompyfunc(lambda a, b: a + b, 2, 1)) is jaxcompat.numpy.ufunc
+
+
+def test_singledispatch_on_a_jax_class_sees_jaxcompat_objects():
+    @functools.singledispatch
+    def kind(value):
+        return "other"
+
+    @kind.register(jax.sharding.PartitionSpec)
+    def _(value):
+        return "spec"
+
+    @kind.register(jax.lax.GatherDimensionNumbers)
+    def _(value):
+        return "gather"
+
+    assert kind(jaxcompat.P("x")) == "spec"
+    gather = jaxcompat.lax.GatherDimensionNumbers((0,), (1,), (1,))
+    assert kind(gather) == "gather"
+
+
+def _add(a, b):
+    return a + b
+
+
+def _mesh_arguments():
+    return np.array(jax.devices()[:1]), ("x",)
+
+
+def _ref_arguments():
+    return (jaxcompat.new_ref(jnp.arange(3.0)).aval,)
+
+
+#: A call of each class that passes one newest keyword at its newest default: (jaxcompat path,
+#: keyword, the call's positional arguments, or a function that makes them).
+CALLS = [
+    *[
+        ("numpy.ufunc", keyword, (_add, 2, 1))
+        for keyword in ("call", "reduce", "accumulate", "at", "reduceat")
+    ],
+    *[
+        ("ShapeDtypeStruct", keyword, ((3,), jnp.float32))
+        for keyword in ("weak_type", "is_ref", "manual_axis_type", "_memory_space")
+    ],
+    ("lax.GatherDimensionNumbers", "operand_batching_dims", ((0,), (1,), (1,))),
+    ("lax.GatherDimensionNumbers", "start_indices_batching_dims", ((0,), (1,), (1,))),
+    ("lax.ScatterDimensionNumbers", "operand_batching_dims", ((0,), (1,), (1,))),
+    ("lax.ScatterDimensionNumbers", "scatter_indices_batching_dims", ((0,), (1,), (1,))),
+    ("sharding.Mesh", "axis_types", _mesh_arguments),
+    *[("P", keyword, ("x",)) for keyword in ("unreduced", "reduced", "unreduced_kind")],
+    *[("sharding.PartitionSpec", keyword, ("x",)) for keyword in ("reduced", "unreduced_kind")],
+    ("custom_jvp", "nondiff_argnames", (_add,)),
+    ("custom_vjp", "nondiff_argnames", (_add,)),
+    ("custom_derivatives.custom_vjp", "nondiff_argnames", (_add,)),
+    ("experimental.layout.Format", "layout", ()),
+    ("experimental.layout.Layout", "major_to_minor", ()),
+    ("experimental.layout.Layout", "tiling", ((1, 0),)),
+    ("experimental.layout.Layout", "sub_byte_element_size_in_bits", ((1, 0),)),
+    ("sharding.AbstractMesh", "abstract_device", ((2,), ("x",))),
+    ("sharding.AbstractDevice", "platform", ("cpu", None)),
+    ("sharding.ManualAxisType", "unreduced_kind", ()),
+    ("Ref", "refs", _ref_arguments),
+]
+
+#: The newest default of each keyword above (a value every release that takes it reads as
+#: leaving it out), or the value the call needs (``major_to_minor``, ``platform``).
+NEWEST_VALUES = {
+    "call": None,
+    "reduce": None,
+    "accumulate": None,
+    "at": None,
+    "reduceat": None,
+    "weak_type": False,
+    "is_ref": False,
+    "manual_axis_type": None,
+    "_memory_space": None,
+    "operand_batching_dims": (),
+    "start_indices_batching_dims": (),
+    "scatter_indices_batching_dims": (),
+    "axis_types": None,
+    "unreduced": frozenset(),
+    "reduced": frozenset(),
+    "unreduced_kind": None,
+    "nondiff_argnames": (),
+    "layout": None,
+    "major_to_minor": (1, 0),
+    "tiling": None,
+    "sub_byte_element_size_in_bits": 0,
+    "abstract_device": None,
+    "platform": "cpu",
+    "refs": None,
+}
+
+
+def _outcome(cls, args, keyword):
+    """What calling ``cls`` with ``keyword`` at its newest value does: the made object's type
+    and repr, or the exception's type and message."""
+    if callable(args):
+        args = args()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            made = cls(*args, **{keyword: NEWEST_VALUES[keyword]})
+        except Exception as error:
+            return type(error), str(error)
+    try:
+        shown = type(made).__name__ if callable(made) else repr(made)
+    except Exception:  # a Ref made with no arrays shows none
+        shown = type(made).__name__
+    return type(made), shown
+
+
+@pytest.mark.parametrize(("path", "keyword", "args"), CALLS, ids=lambda v: str(v)[:40])
+def test_a_newest_class_keyword_does_what_jax_own_class_does(path, keyword, args):
+    own = JAX_CLASSES.get(path)
+    if own is None or _jaxcompat(path) is None:
+        assert path in TABLE and not available(path), path
         return
-    layout_class = jaxcompat.experimental.layout.Layout
-    first = _first_taking("jax.experimental.layout.Layout", "major_to_minor")
-    if first is not None:  # a class that only wraps a compiled function's layout
-        with pytest.raises(TypeError) as error:
-            layout_class(major_to_minor=(1, 0))
-        assert str(error.value) == (
-            f"jaxcompat.experimental.layout.Layout(major_to_minor=...) needs JAX {first} or "
-            f"newer: JAX {VERSION} cannot make a layout from its parts, only read a compiled "
-            "function's (its jax.experimental.layout.Layout has no major_to_minor parameter). "
-            f"Upgrade JAX, or call it as JAX {VERSION}'s own is called."
+    through_jaxcompat = _outcome(_jaxcompat(path), args, keyword)
+    assert through_jaxcompat == _outcome(own, args, keyword)
+    if isinstance(through_jaxcompat[0], type) and issubclass(through_jaxcompat[0], Exception):
+        # JAX's own refusal of a keyword its class lacks, never a jaxcompat message.
+        assert through_jaxcompat[0] is TypeError, through_jaxcompat
+        assert keyword in through_jaxcompat[1] or "argument" in through_jaxcompat[1]
+        assert "jaxcompat" not in through_jaxcompat[1]
+
+
+def test_every_class_keyword_of_the_data_has_a_call_above():
+    covered = {(path, keyword) for path, keyword, _ in CALLS}
+    for fact in CLASS_KEYWORDS:
+        names = {path.removeprefix("jax.") for path in fact.paths}
+        assert any((name, fact.parameter) in covered for name in names), fact
+    assert not [k for k in NEWEST_VALUES if k not in {fact.parameter for fact in CLASS_KEYWORDS}]
+
+
+@pytest.mark.parametrize(
+    ("path", "keyword", "args"),
+    [
+        pytest.param(
+            path,
+            keyword,
+            args,
+            marks=pytest.mark.jax(f"<{fact.first}"),
+            id=f"{path}({keyword}=) before {fact.first}",
         )
+        for path, keyword, args in CALLS
+        for fact in CLASS_KEYWORDS
+        if f"jax.{path}" in fact.paths and fact.parameter == keyword
+    ],
+)
+def test_backend_a_class_keyword_is_refused_by_jax_own_class_before_its_first_release(
+    path, keyword, args
+):
+    # Backend test (@pytest.mark.jax): the data's first release is right about this row.
+    cls = _jaxcompat(path)
+    if cls is None:
+        return  # the name itself arrived later
+    outcome = _outcome(cls, args, keyword)
+    if (path, keyword) == ("P", "unreduced") and "unreduced" in str(inspect.signature(cls)):
+        # 0.6.1 names unreduced=, and reads a set given as it as one axis name.
+        assert outcome[0] is jax.sharding.PartitionSpec
         return
-    layout = layout_class((1, 0), tiling=((8, 128),), sub_byte_element_size_in_bits=4)
-    assert layout.major_to_minor == (1, 0)
-    tiling = getattr(layout, "tiling", None) or layout._tiling
-    size = getattr(layout, "sub_byte_element_size_in_bits", None)
-    size = layout._sub_byte_element_size_in_bits if size is None else size
-    assert (tiling, size) == (((8, 128),), 4)
-    assert layout_class((1, 0), tiling=None) == layout_class((1, 0))
-    if "tiling" in keywords.keywords_to_adapt("jax.experimental.layout.Layout"):
-        with pytest.raises(TypeError) as error:
-            layout_class((1, 0), tiling=((8,),), _tiling=((8,),))
-        assert str(error.value) == (
-            "jaxcompat.experimental.layout.Layout() got tiling= and _tiling=, the name JAX's "
-            "own class gives it: pass one"
+    assert outcome[0] is TypeError, outcome
+
+
+@pytest.mark.parametrize(
+    ("path", "keyword", "args"),
+    [
+        pytest.param(
+            path,
+            keyword,
+            args,
+            marks=pytest.mark.jax(f">={fact.first}"),
+            id=f"{path}({keyword}=) from {fact.first}",
         )
-
-
-def test_ref_takes_the_arrays_it_holds_as_refs():
-    if not hasattr(jaxcompat, "Ref") or not keywords.keywords_to_adapt("jax.Ref"):
-        return  # none, or the release's own Ref takes refs
-    assert list(inspect.signature(jaxcompat.Ref).parameters) == ["aval", "refs"]
-    ref = jaxcompat.new_ref(jax.numpy.arange(3.0))
-    again = jaxcompat.Ref(aval=ref.aval, refs=ref._buf)
-    assert type(again) is type(ref)
-    np.testing.assert_array_equal(again[...], np.arange(3.0))
+        for path, keyword, args in CALLS
+        for fact in CLASS_KEYWORDS
+        if f"jax.{path}" in fact.paths and fact.parameter == keyword
+    ],
+)
+def test_backend_a_class_keyword_is_taken_from_its_first_release(path, keyword, args):
+    # Backend test (@pytest.mark.jax): from the data's first release, JAX's class takes it.
+    cls = _jaxcompat(path)
+    if cls is None:
+        return  # the name itself arrived later
+    outcome = _outcome(cls, args, keyword)
+    assert not (isinstance(outcome[0], type) and issubclass(outcome[0], Exception)), outcome

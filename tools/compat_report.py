@@ -189,10 +189,8 @@ def _accepts_by_name(parameters: dict[str, Any], name: str) -> bool:
 
 def _is_keyword_wrapper(function: Any) -> bool:
     """Whether ``function`` is the shared newest-keyword wrapper of
-    ``jaxcompat/_backports/keywords.py``, or a class of ``keyword_classes.py`` (which keeps
-    the release's class as ``__wrapped__``): its rules then say what each keyword becomes."""
-    if isinstance(function, type):
-        return "__wrapped__" in vars(function)
+    ``jaxcompat/_backports/keywords.py``: its rules then say what each keyword becomes. (A
+    class is JAX's own, never wrapped.)"""
     code = getattr(function, "__code__", None)
     return (
         code is not None
@@ -212,7 +210,6 @@ def keyword_probe() -> dict[str, Any]:
     from jaxcompat._stable_names.keyword_kinds import (
         NO_DEFAULT,
         NOT_ADAPTED_YET,
-        PASSED_UNDER_THE_RELEASE_NAME,
         REFUSED_BY_NEWEST,
         UNSUPPORTED,
     )
@@ -252,8 +249,6 @@ def keyword_probe() -> dict[str, Any]:
             wrapped = _signature_parameters(found.__wrapped__) if adapting else None
             for parameter, first in newest.get(path, ("", {}))[1].items():
                 rule = rule_for(path, parameter)
-                if rule is not None and rule.named_from is not None:
-                    first = rule.named_from  # where the signature data cannot tell
                 # The release's own function takes it (and is right: see KeywordRule.fixed_in).
                 fixed_in = rule.fixed_in if rule is not None and rule.fixed_in else first
                 rule_fixed_later = fixed_in != first or (
@@ -279,11 +274,7 @@ def keyword_probe() -> dict[str, Any]:
                     kind = "honoured"  # the wrapped function takes it itself
                 elif not adapting or rule is None:
                     kind = "honoured"  # jaxcompat's own function or adapter takes it
-                elif rule.other_values == PASSED_UNDER_THE_RELEASE_NAME and (
-                    wrapped is not None and rule.release_name in wrapped
-                ):
-                    kind = "honoured"  # under the name the release's class gives it
-                elif rule.other_values in (UNSUPPORTED, PASSED_UNDER_THE_RELEASE_NAME):
+                elif rule.other_values == UNSUPPORTED:
                     kind = "clear error" if rule.default is NO_DEFAULT else "default only"
                 elif rule.other_values == REFUSED_BY_NEWEST:
                     kind = "refused as the newest does"
@@ -479,8 +470,8 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
         "`jax.numpy.fft` too), how many accept every keyword parameter of their newest",
         "signature by name; and, of the (callable, keyword) pairs whose keyword the release's",
         "own function lacks, how many jaxcompat honours (composed from the release's own",
-        "operations, by its own function, or passed under the name the release's class gives",
-        "it), accepts only as its default and refuses otherwise with a clear error naming the",
+        "operations, or by its own function), accepts only as its default and refuses",
+        "otherwise with a clear error naming the",
         "first release that takes it (`out_sharding=None` before sharding in types), refuses",
         "for any other value as the newest JAX does itself (`out=` and `where=` of the",
         "ufuncs), or refuses for any value with such a clear error; the rest are not accepted",
@@ -512,10 +503,10 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
         (
             "not accepted",
             "Newest keywords not accepted",
-            "`ShapeDtypeStruct` stays JAX's own class on purpose, whose constructor takes what "
-            "the release's takes: code compares it by type (`type(x) is "
-            "jax.ShapeDtypeStruct` over `eval_shape`'s results), which a class of jaxcompat's, "
-            "however it makes JAX's own objects, would fail.",
+            "jaxcompat gives JAX's own class wherever JAX has one under the name (code "
+            "compares classes by type, dispatches and registers on them), whose constructor "
+            "takes what the release's takes: a newest keyword it lacks is JAX's own "
+            "TypeError. The list below gives the first release that takes each.",
         ),
     ):
         shown: dict[str, list[bool]] = {}
@@ -526,7 +517,30 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
         lines += ["", f"### {heading}", "", why, "", "| call | on |", "|---|---|"]
         for pair in sorted(shown):
             lines.append(f"| `{pair}` | {', '.join(_ranges(releases, shown[pair]))} |")
-    return lines + _value_rules()
+    return lines + class_keyword_lines() + _value_rules()
+
+
+def class_keyword_lines() -> list[str]:
+    """The newest constructor keywords of the classes jaxcompat gives as JAX's own, and the
+    first release that takes each (``_stable_names/class_keywords.py``)."""
+    from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS
+
+    lines = [
+        "",
+        "### Newest constructor keywords of JAX's classes",
+        "",
+        "jaxcompat gives JAX's own class under each of these names, so a call that passes the",
+        "keyword before the release given is JAX's own TypeError (or, `unreduced=` on 0.6.1,",
+        "JAX's own reading of it), and `jaxcompat check` reports it (JC010). From the package's",
+        "data (`jaxcompat/_stable_names/class_keywords.py`).",
+        "",
+        "| class | keyword | first release that takes it |",
+        "|---|---|---|",
+    ]
+    for fact in CLASS_KEYWORDS:
+        names = ", ".join(f"`jaxcompat.{path.removeprefix('jax.')}`" for path in sorted(fact.paths))
+        lines.append(f"| {names} | `{fact.parameter}` | {fact.first} |")
+    return lines
 
 
 def _value_rules() -> list[str]:

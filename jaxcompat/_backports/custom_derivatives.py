@@ -1,5 +1,7 @@
-"""``jax.custom_derivatives``: ``zero_from_primal`` (JAX 0.4.34), and ``custom_jvp`` and
-``custom_vjp`` taking ``nondiff_argnames=`` (JAX 0.6.2).
+"""``jax.custom_derivatives``: ``zero_from_primal`` (JAX 0.4.34), ``custom_gradient`` as a
+decorator factory (JAX 0.11.1) and its ``with_logs=`` keyword. (``custom_jvp`` and
+``custom_vjp`` are JAX's own classes on every release: their ``nondiff_argnames=``, JAX 0.6.2,
+is JAX's TypeError before it.)
 
 ``zero_from_primal``: custom_vjp's symbolic zeros (``SymbolicZero``) and the zero tangents
 of each aval have been there on every supported release; 0.4.34 made a public constructor
@@ -12,16 +14,14 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import jax
 from jax._src import ad_util as jax_ad_util
 from jax._src import core as jax_core
 
-from .release_class import standing_for
-
-__all__ = ["logs_dropped", "with_nondiff_argnames", "zero_from_primal"]
+__all__ = ["logs_dropped", "with_optional_fun", "zero_from_primal"]
 
 # Private on every release, and untyped.
 ad_util: Any = jax_ad_util
@@ -41,58 +41,6 @@ def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
         return ad_util.SymbolicZero(aval) if symbolic_zeros else ad_util.zeros_like_aval(aval)
 
     return jax.tree_util.tree_map(zero, val)
-
-
-def _positions_of(
-    kind: str, fun: Callable[..., Any], nondiff_argnames: Sequence[str] | str
-) -> tuple[int, ...]:
-    """The positions of ``nondiff_argnames`` among ``fun``'s parameters, as JAX 0.6.2 reads
-    them: a name that is no positional-or-keyword parameter names no position."""
-    names = (nondiff_argnames,) if isinstance(nondiff_argnames, str) else tuple(nondiff_argnames)
-    try:
-        parameters = inspect.signature(fun).parameters
-    except (TypeError, ValueError) as error:
-        raise TypeError(
-            f"jaxcompat.{kind}(nondiff_argnames=...) reads the positions of the names from "
-            f"the signature of {fun!r}, which has none ({error}); pass nondiff_argnums instead"
-        ) from error
-    return tuple(
-        index
-        for index, (name, parameter) in enumerate(parameters.items())
-        if parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and name in names
-    )
-
-
-@functools.cache  # one class, under jax.custom_vjp and jax.custom_derivatives.custom_vjp
-def with_nondiff_argnames(release_class: type) -> type:
-    """The release's ``custom_jvp`` or ``custom_vjp``, taking the newest ``nondiff_argnames=``.
-
-    JAX 0.6.2 added it: the names become the positions of those parameters in ``fun``'s
-    signature, joined with ``nondiff_argnums``. A subclass, so what it makes is JAX's own
-    object to JAX (``defvjp``, tracing, ``isinstance``), and one JAX made itself is an
-    instance of it too. The release's own call, ``nondiff_argnums=`` alone, is unchanged.
-    """
-    kind = release_class.__name__
-
-    class WithNondiffArgnames(release_class, metaclass=standing_for(release_class)):  # type: ignore[misc,metaclass]
-        def __init__(
-            self,
-            fun: Callable[..., Any],
-            nondiff_argnums: Sequence[int] = (),
-            nondiff_argnames: Sequence[str] = (),
-        ) -> None:
-            positions = set(nondiff_argnums)
-            if nondiff_argnames:
-                positions.update(_positions_of(kind, fun, nondiff_argnames))
-            super().__init__(fun, nondiff_argnums=tuple(sorted(positions)))
-
-        def __class_getitem__(cls, item: Any) -> Any:  # jax.custom_vjp[T] in annotations
-            return release_class[item]  # type: ignore[index]
-
-    WithNondiffArgnames.__name__ = WithNondiffArgnames.__qualname__ = kind
-    WithNondiffArgnames.__module__ = "jaxcompat.custom_derivatives"
-    WithNondiffArgnames.__doc__ = release_class.__doc__
-    return WithNondiffArgnames
 
 
 @functools.cache  # one function, under jax.custom_gradient and jax.custom_derivatives

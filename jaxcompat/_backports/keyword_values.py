@@ -1,4 +1,4 @@
-"""What the newest-keyword wrappers (``keywords.py``, ``keyword_classes.py``) share: which
+"""What the newest-keyword wrappers (``keywords.py`` and its helpers) share: which
 values are the same as leaving a keyword out, the clear error for one the release cannot
 take, and the newest signature they show."""
 
@@ -22,7 +22,6 @@ __all__ = [
     "places_nothing",
     "positional_names",
     "refusal",
-    "signature_from",
     "with_newest_parameters",
 ]
 
@@ -137,26 +136,3 @@ def positional_names(signature: str) -> list[str]:
         if part and part != "/":
             names.append(part.partition("=")[0])
     return names
-
-
-def signature_from(signature: str, defaults: dict[str, Any]) -> inspect.Signature:
-    """The signature a signature string of the data (``*partitions,unreduced=``) describes,
-    with the defaults given (a parameter with none shows none)."""
-    parameters: list[inspect.Parameter] = []
-    kind: inspect._ParameterKind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    for part in signature.split(","):
-        if part == "/":
-            parameters = [p.replace(kind=inspect.Parameter.POSITIONAL_ONLY) for p in parameters]
-        elif part == "*":
-            kind = inspect.Parameter.KEYWORD_ONLY
-        elif part.startswith("**"):
-            parameters.append(inspect.Parameter(part[2:], inspect.Parameter.VAR_KEYWORD))
-        elif part.startswith("*"):
-            parameters.append(inspect.Parameter(part[1:], inspect.Parameter.VAR_POSITIONAL))
-            kind = inspect.Parameter.KEYWORD_ONLY
-        elif part:
-            name, has_default, _ = part.partition("=")
-            found = defaults.get(name, NO_DEFAULT) if has_default else NO_DEFAULT
-            default = inspect.Parameter.empty if found is NO_DEFAULT else found
-            parameters.append(inspect.Parameter(name.rstrip("!"), kind, default=default))
-    return inspect.Signature(parameters)

@@ -6,9 +6,10 @@ function lacks comes from ``_data/newest_keywords.json``; what each becomes, fro
 once per name, on first lookup (``_namespace``), so that a call written for the newest JAX
 works: the default value is the same as leaving the keyword out, and another value is
 honoured (``device=``: the result is put there) or a clear error. Where the release's
-function names the parameter, JAX's own object is kept. A class's constructor is adapted by
-``keyword_classes.py``; what both share (which values are the default, the clear error), by
-``keyword_values.py``.
+function names the parameter, JAX's own object is kept. A class is never wrapped: jaxcompat
+gives JAX's own class, whose constructor takes what the release's takes
+(``_stable_names/class_keywords.py``). The values shared with other wrappers (which values
+are the default, the clear error) are in ``keyword_values.py``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from .._stable_names.keyword_kinds import (
 )
 from .._stable_names.keywords import KEYWORD_RULES, rule_for
 from .._surface import parameter_names
-from .keyword_classes import class_taking_newest_keywords
 from .keyword_helpers import HONOURS
 from .keyword_values import (
     is_default,
@@ -69,7 +69,6 @@ def keywords_to_adapt(jax_path: str) -> dict[str, tuple[str, KeywordRule]]:
         return {}
     found = {}
     for parameter, first in entry[1].items():
-        first = _named_from().get((jax_path, parameter), first)
         if _installed_from(first) and not _ruled_past_first(parameter):
             continue  # the release's own function takes it (the usual case): no rule needed
         rule = rule_for(jax_path, parameter, _newest_defaults(jax_path))
@@ -117,18 +116,6 @@ def _installed_from(release: str) -> bool:
 
 
 @functools.cache
-def _named_from() -> dict[tuple[str, str], str]:
-    """``{(jax path, parameter): first release}`` where a rule corrects the signature data's
-    first release (``KeywordRule.named_from``)."""
-    return {
-        (path, rule.parameter): rule.named_from
-        for rule in KEYWORD_RULES
-        if rule.named_from is not None
-        for path in rule.paths or ()
-    }
-
-
-@functools.cache
 def _ruled_past_first(parameter: str) -> bool:
     """Whether some rule for ``parameter`` may apply past its first release (``fixed_in``,
     ``broken_from``, ``numpy_fixed_in``)."""
@@ -167,10 +154,7 @@ def accept_newest_keywords(
     if not wanted or not callable(function):
         return function
     if isinstance(function, type):
-        newest_signature = _added()[jax_path][0]
-        return class_taking_newest_keywords(
-            public_path, jax_path, function, newest_signature, _newest_defaults(jax_path), wanted
-        )
+        return function  # JAX's own class, whatever its constructor takes (class_keywords.py)
     try:
         own = inspect.signature(function)
     except (TypeError, ValueError):

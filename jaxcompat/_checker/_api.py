@@ -60,6 +60,7 @@ JAXCOMPAT_OWN = frozenset(
         "JAXLIB_VERSION_STRING",
         "BACKEND",
         "testing",
+        "nox",
         "lax.while_loop",
         "lax.fori_loop",
         "lax.scan",
@@ -301,10 +302,16 @@ def stable_first_mask(stable: str) -> int:
     everything = (1 << len(rows())) - 1
     if first is None:
         return everything
-    floor = tuple(int(part) for part in first.split("."))
+    return everything & ~rows_before(first)
+
+
+@functools.cache
+def rows_before(release: str) -> int:
+    """The rows older than ``release``."""
+    floor = release_tuple(release)
     mask = 0
-    for index, release in enumerate(release_tuples()):
-        if release >= floor:
+    for index, found in enumerate(release_tuples()):
+        if found < floor:
             mask |= 1 << index
     return mask
 
@@ -340,6 +347,7 @@ JAXCOMPAT_MODULES = frozenset(
         "experimental",
         "experimental.layout",
         "testing",
+        "nox",
     }
 )
 
@@ -357,9 +365,9 @@ def adapted_keyword(path: str, keyword: str) -> tuple[str, KeywordRule] | None:
         return None
     if module not in modules(mirrored=True):
         return None
-    # The first release that takes it as the newest does: where the signature data cannot
-    # tell (KeywordRule.named_from), or where the release names it but reads it otherwise.
-    first = rule.named_from or added[1][keyword]
+    # The first release that takes it as the newest does: where the release names it but
+    # reads it otherwise, the rule's fixed_in.
+    first = added[1][keyword]
     if rule.fixed_in is not None and release_tuple(rule.fixed_in) > release_tuple(first):
         first = rule.fixed_in
     return first, rule

@@ -34,7 +34,10 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
     "JC010": (
         "keyword-not-accepted",
         "A call passes a keyword argument that the JAX callable does not accept on some "
-        "releases in the range (not yet added, or removed), so the call raises TypeError there.",
+        "releases in the range (not yet added, or removed), so the call raises TypeError there "
+        "(or, for a class that names the keyword but reads it otherwise, means something "
+        "else). jaxcompat gives JAX's own classes, so a newest constructor keyword is JAX's "
+        "TypeError through jaxcompat too, before the first release that takes it.",
     ),
     "JC011": (
         "keyword-deprecated",

@@ -23,12 +23,8 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .._stable_names.keyword_kinds import (
-    NO_DEFAULT,
-    PASSED_UNDER_THE_RELEASE_NAME,
-    UNSUPPORTED,
-    KeywordRule,
-)
+from .._stable_names.class_keywords import ClassKeyword, class_keyword
+from .._stable_names.keyword_kinds import NO_DEFAULT, UNSUPPORTED, KeywordRule
 from .._surface import rows
 from ._api import (
     JAXCOMPAT_MODULES,
@@ -39,6 +35,7 @@ from ._api import (
     facts,
     first_good_row,
     is_module,
+    rows_before,
     same_object_stable,
     signature_masks,
     split_path,
@@ -193,6 +190,18 @@ def _call_findings(
             name = positional[index]
             meaning[index][name] = meaning[index].get(name, 0) | mask
     for keyword, line, col in call.keywords:
+        fact = class_keyword(sig_path, keyword)
+        if fact is not None:
+            # JAX's own class: its data, and the fact's rows (a class whose signature the
+            # data cannot read, or one that names the keyword but reads it otherwise).
+            bad = (rejected.get(keyword, 0) | rows_before(fact.first)) & scope
+            if bad:
+                # Where JAX's name had another class (experimental.layout.Layout before
+                # 0.7.0), the reason, about the class jaxcompat gives, is left out.
+                yield _class_keyword_finding(
+                    shown, (keyword, line, col), fact, bad, scope, not _meaning_changed(sig_path)
+                )
+            continue
         adapted = adapted_keyword(sig_path, keyword) if keyword in rejected else None
         if adapted is not None:
             yield from _adapted_keyword_finding(
@@ -253,6 +262,37 @@ def sum_masks(meaning: list[dict[str, int]], moved: list[str]) -> int:
     return total
 
 
+def _meaning_changed(jax_path: str) -> bool:
+    """Whether JAX's object at ``jax_path`` was another class on some releases than the one
+    jaxcompat gives under the name (a source at that very path, for some releases only)."""
+    entry = stable_names().get(jax_path.removeprefix("jax."))
+    module, _, name = jax_path.rpartition(".")
+    return entry is not None and any(
+        source.where == f"{module}:{name}" and source.releases is not None
+        for source in entry.sources
+    )
+
+
+def _class_keyword_finding(
+    shown: str,
+    where: tuple[str, int, int],
+    fact: ClassKeyword,
+    bad: int,
+    scope: int,
+    with_reason: bool = True,
+) -> Finding:
+    """JC010 for a newest constructor keyword of a class that jaxcompat gives as JAX's own
+    (``_stable_names/class_keywords.py``): JAX's TypeError on ``bad``, through jaxcompat too."""
+    keyword, line, col = where
+    floor = first_good_row(bad, scope) or fact.first
+    why = f" (JAX before it {fact.reason})" if floor == fact.first and with_reason else ""
+    message = (
+        f"{shown} does not accept the keyword `{keyword}` on {describe(bad)}; raise the floor "
+        f"to jax>={floor}{why}"
+    )
+    return Finding(line, col, "JC010", message, bad)
+
+
 def _adapted_keyword_finding(
     use: Use,
     call: CallInfo,
@@ -287,8 +327,6 @@ def _adapted_keyword_finding(
         fix = f"use `{public}`, which takes `{keyword}` on every release"
         if rule.other_values == UNSUPPORTED:
             fix = f"use `{public}`, which takes {default} on every release"
-        elif rule.other_values == PASSED_UNDER_THE_RELEASE_NAME:
-            fix = f"use `{public}`, which passes it as `{rule.release_name}` where JAX names it so"
     elif rule.default is NO_DEFAULT:
         fix = f"raise the floor to jax>={first} (JAX before it {rule.reason})"
     else:
@@ -360,12 +398,21 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
     if use.call is not None:
         newest = 1 << (len(rows()) - 1)
         # A stable name takes the newest JAX's signature on every row it exists on.
+        rows_there = scope & stable_first_mask(relative)
         for finding in _call_findings(
             use, use.call, newest, f"`{use.path}`", f"jax.{relative}", use.path
         ):
-            rows_there = scope & stable_first_mask(relative)
             message = finding.message.replace(describe(newest), "every release")
             yield Finding(finding.line, finding.col, finding.code, message, rows_there)
+        # Except a newest constructor keyword of JAX's own class, which the classes of the
+        # releases before its first lack.
+        for keyword, line, col in use.call.keywords:
+            fact = class_keyword(f"jax.{relative}", keyword)
+            bad = rows_before(fact.first) & rows_there if fact is not None else 0
+            if fact is not None and bad:
+                yield _class_keyword_finding(
+                    f"`{use.path}`", (keyword, line, col), fact, bad, rows_there
+                )
 
 
 def _gate_finding(gate: Gate, scope: int) -> Finding | None:

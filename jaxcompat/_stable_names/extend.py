@@ -10,15 +10,10 @@ NAMES: tuple[StableName, ...] = (
     StableName(
         "experimental.layout.Format",
         (
-            Source("jax.experimental.layout:Format", releases=">=0.7.0"),
-            # Before 0.7.0 the class of this role names its parameter and attribute
-            # device_local_layout (and is named Layout before 0.6.2).
-            Source("jax.experimental.layout:Format", adapter="layout:format_with_newest_names"),
-            Source(
-                "jax.experimental.layout:Layout",
-                adapter="layout:format_with_newest_names",
-                releases="<0.6.2",
-            ),
+            # JAX's own class of this role: before 0.7.0 it names its parameter and attribute
+            # device_local_layout (class_keywords.py), and is named Layout before 0.6.2.
+            Source("jax.experimental.layout:Format"),
+            Source("jax.experimental.layout:Layout", releases="<0.6.2"),
         ),
         first="0.4.27",
         reason="jax.experimental.layout has no Format (then named Layout) before it",

@@ -9,9 +9,6 @@ by the rule's kind:
 * ``REFUSED_BY_NEWEST``: a NotImplementedError, as the newest JAX raises for it too;
 * ``NOT_ADAPTED_YET``: a TypeError naming the first release, for any value (see
   ``keywords.rule_for``);
-* ``PASSED_UNDER_THE_RELEASE_NAME``: passed to the release's class as its parameter
-  ``release_name`` (``Layout(tiling=)`` is ``_tiling=`` before 0.7.1); where the class has no
-  such parameter either, a TypeError as for ``UNSUPPORTED``;
 * any other kind: honoured, by the helper of that name (``_backports/keyword_helpers.py``
   maps each kind to it), which composes the newest behaviour from the release's own
   function (``PLACED_ON_DEVICE``: the result is put on the device or sharding given, as the
@@ -54,7 +51,6 @@ __all__ = [
     "ORTHOGONAL_TO_SIZE",
     "OUT_OF_BOUNDS_AS_ASKED",
     "PADDED_CONSISTENTLY",
-    "PASSED_UNDER_THE_RELEASE_NAME",
     "PICKLED_AS_ALLOWED",
     "PLACED_ON_DEVICE",
     "PLACED_WHERE_CONCRETE",
@@ -130,7 +126,6 @@ PADDED_CONSISTENTLY = "padded consistently"
 SAMPLED_BY_METHOD = "sampled by method"
 GATHERED_AS_ASKED = "gathered as asked"
 LOGS_DROPPED = "logs dropped"
-PASSED_UNDER_THE_RELEASE_NAME = "passed under the release's name"
 SUMMED_OVER_THE_AXIS = "summed over the mapped axis"
 
 
@@ -176,11 +171,3 @@ class KeywordRule:
     #: (Where the release's function lacks the parameter itself, the rule takes every value
     #: but the default, as any rule does.)
     new_values: tuple[Any, ...] | None = None
-    #: For ``PASSED_UNDER_THE_RELEASE_NAME``: the name of the parameter in the release's own
-    #: class.
-    release_name: str | None = None
-    #: The first release whose own object for the name (the one jaxcompat gives) names the
-    #: parameter, where the signature data of the JAX path cannot tell: a class built in C++,
-    #: whose signature ``inspect`` cannot read (PartitionSpec 0.6.2-0.10.0), or a name whose
-    #: object was another class then (``experimental.layout.Layout``, DeviceLocalLayout).
-    named_from: str | None = None

@@ -12,7 +12,8 @@ A newest keyword with no rule gets the ``NOT_ADAPTED_YET`` rule in the modules o
 function takes ``**kwargs``, which may take it), rather than JAX's "unexpected keyword"; its
 newest default (from the data) is still the same as leaving it out.
 
-The rules for classes' constructors are in ``class_keywords.py``.
+No rule applies to a class's constructor: jaxcompat gives JAX's own class, and its newest
+keywords are listed in ``class_keywords.py``.
 
 Rules are plain data and import nothing from JAX.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .class_keywords import CLASS_KEYWORD_RULES
+from .class_keywords import CLASS_PATHS
 from .keyword_kinds import (
     ACCUMULATED_IN_THE_DTYPE,
     AS_DOT_GENERAL,
@@ -125,7 +126,6 @@ _CREATION = frozenset(
 )
 
 KEYWORD_RULES: tuple[KeywordRule, ...] = (
-    *CLASS_KEYWORD_RULES,
     # Sharding in types (JAX 0.5.0 on) lets a function place its result with out_sharding=;
     # each function gained it on its own release, up to 0.11.0 (nn.one_hot). Before that,
     # None (the result's usual placement) is the one value the release's function computes.
@@ -639,6 +639,8 @@ def rule_for(
     ruled one. Where the data has no default for it (not a plain value), every value is
     refused.
     """
+    if jax_path in CLASS_PATHS:
+        return None  # JAX's own class (class_keywords.py)
     for rule in KEYWORD_RULES:
         if rule.parameter == parameter and (rule.paths is None or jax_path in rule.paths):
             return rule

@@ -23,27 +23,6 @@ NAMES: tuple[StableName, ...] = (
         reason="typed PRNG key arrays (jax.random.key) do not exist before it",
     ),
     # --- jax.custom_derivatives -------------------------------------------------------------
-    # JAX 0.6.2: custom_jvp and custom_vjp take nondiff_argnames= (the names' positions).
-    StableName(
-        "custom_derivatives.custom_jvp",
-        (
-            Source("jax.custom_derivatives:custom_jvp", releases=">=0.6.2"),
-            Source(
-                "jax.custom_derivatives:custom_jvp",
-                adapter="custom_derivatives:with_nondiff_argnames",
-            ),
-        ),
-    ),
-    StableName(
-        "custom_derivatives.custom_vjp",
-        (
-            Source("jax.custom_derivatives:custom_vjp", releases=">=0.6.2"),
-            Source(
-                "jax.custom_derivatives:custom_vjp",
-                adapter="custom_derivatives:with_nondiff_argnames",
-            ),
-        ),
-    ),
     StableName(
         "custom_derivatives.custom_gradient",
         (

@@ -201,9 +201,9 @@ NAMES: tuple[StableName, ...] = (
             ("uint2", "0.4.31"),
         )
     ),
-    # jax.numpy.ufunc (0.4.18) has the newest meaning on every release that has it; 0.4.33
-    # added its call/reduce/accumulate/at/reduceat keyword arguments, the implementations of
-    # its methods, which the backport calls on the releases before.
+    # jax.numpy.ufunc (0.4.18) has the newest meaning on every release that has it, and is
+    # JAX's own class; 0.4.33 added its call/reduce/accumulate/at/reduceat keyword arguments
+    # (class_keywords.py).
     StableName(
         "numpy.frompyfunc",
         (Source("jax.numpy:frompyfunc"),),
@@ -212,10 +212,7 @@ NAMES: tuple[StableName, ...] = (
     ),
     StableName(
         "numpy.ufunc",
-        (
-            Source("jax.numpy:ufunc", releases=">=0.4.33"),
-            Source("jax.numpy:ufunc", adapter="numpy_ufunc:ufunc_with_methods"),
-        ),
+        (Source("jax.numpy:ufunc"),),
         first="0.4.18",
         reason="jax.numpy has no ufunc objects before it",
     ),

@@ -72,22 +72,6 @@ NAMES: tuple[StableName, ...] = (
         first="0.7.0",
         reason=NO_EXPLICIT_SHARDING,
     ),
-    # JAX 0.6.2: custom_jvp and custom_vjp take nondiff_argnames= (the names' positions);
-    # the same class as under jax.custom_derivatives.
-    StableName(
-        "custom_jvp",
-        (
-            Source("jax:custom_jvp", releases=">=0.6.2"),
-            Source("jax:custom_jvp", adapter="custom_derivatives:with_nondiff_argnames"),
-        ),
-    ),
-    StableName(
-        "custom_vjp",
-        (
-            Source("jax:custom_vjp", releases=">=0.6.2"),
-            Source("jax:custom_vjp", adapter="custom_derivatives:with_nondiff_argnames"),
-        ),
-    ),
     # JAX 0.11.1: custom_gradient's fun is optional (a decorator factory with keywords).
     StableName(
         "custom_gradient",
