@@ -12,9 +12,12 @@ one level at a time, each node once, so cycles are handled and depth costs no st
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import compress
 from typing import Any, TypeVar
 
 import jax
+from jax._src.lib import xla_client
 
 from .hashing import (
     ATOMIC_TYPES,
@@ -34,6 +37,19 @@ def _is_concrete_array_type(cls: type) -> bool:
 
 
 IS_CONCRETE_ARRAY = _ByType(_is_concrete_array_type)
+
+
+def _block_one_by_one(arrays: list[Any]) -> None:
+    for array in arrays:
+        array.block_until_ready()
+
+
+#: Wait for a list of concrete jax Arrays. jaxlib 0.4.26 added ``batched_block_until_ready``,
+#: which ``jax.block_until_ready`` itself calls from then on; called on the list directly, it
+#: skips JAX's second flatten of the leaves block_if_array has already picked.
+wait_for_arrays: Callable[[list[Any]], None] = getattr(
+    xla_client, "batched_block_until_ready", _block_one_by_one
+)
 
 
 def _block_each(arrays: list[Any]) -> None:
@@ -81,10 +97,12 @@ def block_if_array(tree: T) -> T:
             if not tree.is_deleted():  # type: ignore[attr-defined]
                 raise
         return tree
-    arrays = [leaf for leaf in _leaves(tree) if IS_CONCRETE_ARRAY[type(leaf)]]
+    leaves = _leaves(tree)
+    # The leaves' types are looked up in C: most pytrees hold many leaves of a few types.
+    arrays = list(compress(leaves, map(IS_CONCRETE_ARRAY.__getitem__, map(type, leaves))))
     if arrays:
         try:
-            jax.block_until_ready(arrays)  # type: ignore[no-untyped-call]
+            wait_for_arrays(arrays)
         except Exception:
             _block_each(arrays)
     return tree
