@@ -80,44 +80,20 @@ NEWEST_PYTHON = "3.12"  # the newest JAX releases publish no Python 3.11 wheels
 # --- Package indexes and interpreters: read from the user's own configuration ---------------
 
 
-def _pip_config() -> dict[str, str]:
-    """The user's pip settings (config files and PIP_* variables), as `pip config list`."""
-    try:
-        out = subprocess.run(
-            [sys.executable, "-m", "pip", "config", "list"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return {}
-    settings = {}
-    for line in out.splitlines():
-        key, _, value = line.partition("=")
-        settings[key.split(".", 1)[-1]] = value.strip().strip("'\"")
-    return settings
+def _load_pip_indexes() -> ModuleType:
+    """jaxcompat/_pip_indexes.py (shared with jaxcompat.nox), loaded by its path: nox's own
+    environment need not have jaxcompat, and importing the package would import JAX."""
+    spec = importlib.util.spec_from_file_location(
+        "jaxcompat_pip_indexes", ROOT / "jaxcompat" / "_pip_indexes.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _uv_index_environment() -> dict[str, str]:
-    """Point uv at the same package indexes as pip, unless UV_* settings already do.
-
-    pip merges all its indexes; uv by default takes a package from the first index that lists
-    it, so with extra indexes it needs `unsafe-best-match` to see every JAX release.
-    """
-    if any(key in os.environ for key in ("UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_FIND_LINKS")):
-        return {}
-    config = _pip_config()
-    env = {}
-    if config.get("index-url"):
-        env["UV_INDEX_URL"] = config["index-url"]
-    if config.get("extra-index-url"):
-        env["UV_EXTRA_INDEX_URL"] = config["extra-index-url"]
-    if config.get("find-links"):
-        env["UV_FIND_LINKS"] = config["find-links"]
-    if env and "UV_INDEX_STRATEGY" not in os.environ:
-        env["UV_INDEX_STRATEGY"] = "unsafe-best-match"
-    return env
+_uv_index_environment = _load_pip_indexes().uv_index_environment
 
 
 def _expose_pyenv_interpreters() -> None:

@@ -6,7 +6,9 @@ Registered through the ``pytest11`` entry point, so installing jaxcompat enables
   PEP 440 specifier, and skips it elsewhere with a reason naming both;
 * the ``jax_version`` fixture gives the installed JAX release as a tuple of ints;
 * the report header names the JAX and jaxlib releases, the jaxcompat backend and the path of
-  the jaxcompat that was imported, or, when JAX cannot be used, what is wrong and the fix.
+  the jaxcompat that was imported, or, when JAX cannot be used, what is wrong and the fix;
+* with ``JAXCOMPAT_FUTURE=1`` in the environment (``jaxcompat.nox``'s ``future`` row), every
+  deprecation the installed JAX has registered is an error, as on a coming release.
 
 JAX is imported only when a hook needs it, and the plugin never stops pytest: with JAX missing
 or broken the header says so, the tests that do not need JAX run, and each test that does
@@ -15,6 +17,7 @@ fails with the reason.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import pytest
@@ -22,8 +25,9 @@ import pytest
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
 
-__all__ = ["jax_version", "matches"]
+__all__ = ["FUTURE_ENV_VAR", "jax_version", "matches", "simulate_next_release"]
 
+_FUTURE = pytest.StashKey[bool]()
 _USAGE = "use @pytest.mark.jax('<PEP 440 specifier>'), e.g. @pytest.mark.jax('>=0.4.36')"
 
 
@@ -55,12 +59,41 @@ def _installed_release() -> tuple[int, ...]:
     return JAX_VERSION
 
 
+#: Set (by jaxcompat.nox's ``future`` row) to run the tests as on the next JAX release.
+FUTURE_ENV_VAR = "JAXCOMPAT_FUTURE"
+
+
+def simulate_next_release() -> None:
+    """Make every deprecation the installed JAX has registered an error, as a coming release
+    will: the ids of ``jax._src.deprecations`` (its ``accelerate``) and the deprecated module
+    attributes of the imported ``jax`` modules (``accelerate_getattr_deprecation``, which makes
+    reading one an AttributeError)."""
+    import sys
+
+    import jax  # noqa: F401  (imports the public modules whose attributes are deprecated)
+    from jax._src import deprecations
+
+    registered = getattr(deprecations, "_registered_deprecations", {})
+    for name in list(registered):
+        deprecations.accelerate(name)
+    for module_name, module in list(sys.modules.items()):
+        table = getattr(module, "_deprecations", None)
+        if not module_name.startswith("jax") or not isinstance(table, dict):
+            continue
+        for name, entry in list(table.items()):
+            if isinstance(entry, tuple) and len(entry) == 2 and entry[1] is not None:
+                table[name] = (entry[0], None)  # what accelerate_getattr_deprecation does
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "jax(specifier): run only where the installed JAX matches the PEP 440 specifier, "
         "e.g. @pytest.mark.jax('>=0.4.36'); skip elsewhere",
     )
+    if os.environ.get(FUTURE_ENV_VAR) and _jax_import_error() is None:
+        simulate_next_release()
+        config.stash[_FUTURE] = True
 
 
 def _header_when_unusable(error: ImportError) -> list[str]:
@@ -83,11 +116,17 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         error = jaxcompat._JAX_IMPORT_ERROR
         if error is not None:
             return _header_when_unusable(error)
-        return [
+        lines = [
             f"jax {jaxcompat.JAX_VERSION_STRING}, jaxlib {jaxcompat.JAXLIB_VERSION_STRING}, "
             f"jaxcompat backend {jaxcompat.BACKEND}",
             f"jaxcompat {jaxcompat.__version__} imported from {jaxcompat.__file__}",
         ]
+        if config.stash.get(_FUTURE, False):
+            lines.append(
+                f"{FUTURE_ENV_VAR} is set: every deprecation this JAX has registered is an "
+                "error, as on a coming release"
+            )
+        return lines
     except Exception as error:  # a header is never a reason to stop the whole run
         return [f"jaxcompat: cannot describe the installed JAX ({type(error).__name__}: {error})"]
 

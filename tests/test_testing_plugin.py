@@ -136,3 +136,38 @@ def test_broken_jax_the_header_says_what_is_wrong_and_the_tests_run(tmp_path):
     assert f"@pytest.mark.jax needs the installed JAX: {reason}\n" in out
     assert f"the jax_version fixture needs the installed JAX: {reason}\n" in out
     assert "1 passed, 2 errors" in out
+
+
+FUTURE_SUITE = """
+import sys
+
+import jax
+from jax._src import deprecations
+
+def test_every_registered_deprecation_is_an_error():
+    registered = getattr(deprecations, "_registered_deprecations", {})
+    assert all(deprecations.is_accelerated(name) for name in registered)
+    tables = [
+        module._deprecations
+        for name, module in list(sys.modules.items())
+        if name.startswith("jax") and isinstance(getattr(module, "_deprecations", None), dict)
+    ]
+    assert all(entry[1] is None for table in tables for entry in table.values())
+"""
+
+
+@pytest.mark.subprocess
+def test_jaxcompat_future_makes_every_registered_deprecation_an_error(pytester, monkeypatch):
+    monkeypatch.setenv("JAXCOMPAT_FUTURE", "1")
+    pytester.makepyfile(test_future=FUTURE_SUITE)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "JAXCOMPAT_FUTURE is set: every deprecation this JAX has registered is an error, as "
+            "on a coming release"
+        ]
+    )
+    monkeypatch.delenv("JAXCOMPAT_FUTURE")
+    plain = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert "JAXCOMPAT_FUTURE" not in plain.stdout.str()
