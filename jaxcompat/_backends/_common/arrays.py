@@ -17,7 +17,7 @@ from itertools import compress
 from typing import Any, TypeVar
 
 import jax
-from jax._src.lib import xla_client
+from jaxlib import xla_client
 
 from .hashing import (
     ATOMIC_TYPES,
