@@ -337,11 +337,35 @@ def _row_session(session: nox.Session, jax: str, *groups: str) -> Row:
     return row
 
 
+# Peer releases whose declared JAX floor is below the JAX they need, with the first JAX they
+# import on: flax 0.10.4 declares jax>=0.4.27 but imports jax.sharding.AbstractMesh, which
+# JAX has from 0.4.33 (measured: flax 0.10.4 fails to import on 0.4.30, 0.10.3 works there).
+BENCH_PEER_CAPS = [("flax<0.10.4", "0.4.33")]
+
+
+def _install_bench_peers(session: nox.Session, row: Row) -> None:
+    """The `bench` group (equinox, flax) at releases that keep the row's JAX.
+
+    The row's pins go in the same install, so the resolver picks peer releases for that JAX
+    or fails; where it fails the peers stay out and bench/peers.py writes 'not installed'.
+    """
+    caps = [cap for cap, first in BENCH_PEER_CAPS if Version(row.jax) < Version(first)]
+    peers = nox.project.dependency_groups(PYPROJECT, "bench")
+    try:
+        session.install(*row.requirements, *peers, *caps)
+    except nox.command.CommandFailed:
+        session.warn(f"The bench group does not install with jax {row.jax}: no peer figures")
+    installed = _installed_release(session)[0]
+    if installed != row.jax:
+        session.error(f"Installing the bench group moved jax {row.jax} to {installed}")
+
+
 @nox.session(default=False)
 @nox.parametrize("python,jax", _row_params(["bench"]))
 def bench(session: nox.Session, jax: str) -> None:
     """Benchmarks against JAX, per row; writes bench-results/<jax>.json and BENCHMARKS.md."""
-    _row_session(session, jax)
+    row = _row_session(session, jax)
+    _install_bench_peers(session, row)
     session.run("python", "bench/bench.py", "--out", f"bench-results/{jax}.json", env=RUN_ENV)
     session.run(
         "python", "bench/bench.py", "--table", "bench-results", "--markdown", "BENCHMARKS.md"

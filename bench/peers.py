@@ -1,0 +1,136 @@
+"""The same model's method, jitted by jaxcompat and by its peers, each against ``jax.jit``.
+
+One computation, ``sum(weights) * x * scale`` over 10 arrays and a Python float, written the
+way each library has it: a plain class whose method is ``@jaxcompat.jit``, an
+``equinox.Module`` whose method is ``@eqx.filter_jit``, and an ``nnx.Module`` called through
+``nnx.jit`` and through ``nnx.cached_partial``. Each figure is a ratio to the explicit
+``jax.jit`` of a function taking the arrays. The peers come from the ``bench`` dependency
+group (``nox -s bench``); a row where one does not install or import gets a cell saying so.
+jaxcompat's method must be the fastest of them on each row.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Callable
+from typing import Any
+
+from harness import Figure, interleaved, not_measured, summarize
+
+COMPARED_WITH = "jax.jit of a function taking the arrays explicitly"
+CALLS = 1000
+
+
+def _explicit() -> tuple[Callable[[], Any], tuple[Any, ...], Any]:
+    import jax
+    import jax.numpy as jnp
+
+    def explicit(weights: tuple[Any, ...], x: Any) -> Any:
+        return sum(weights) * x * 2.0
+
+    weights = tuple(jnp.full(4, float(i)) for i in range(10))
+    x = jnp.ones(4)
+    jitted = jax.jit(explicit)
+    return lambda: jitted(weights, x), weights, x
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
+def jaxcompat_method(rounds: int) -> Figure:
+    import jaxcompat
+
+    class Model:
+        def __init__(self, weights: tuple[Any, ...]) -> None:
+            self.weights = weights
+            self.scale = 2.0
+
+        @jaxcompat.jit
+        def apply(self, x: Any) -> Any:
+            return sum(self.weights) * x * self.scale
+
+    theirs, weights, x = _explicit()
+    model = Model(weights)
+    figure = Figure("peers: a plain class's method under @jaxcompat.jit", COMPARED_WITH, 1.25)
+    return summarize(figure, interleaved(lambda: model.apply(x), theirs, CALLS, rounds))
+
+
+def equinox_method(rounds: int) -> Figure:
+    figure = Figure("peers: an equinox.Module method under @eqx.filter_jit", COMPARED_WITH, None)
+    try:
+        import equinox as eqx
+    except Exception as error:  # not installed, or not importable with this JAX
+        return not_measured(figure, f"not installed ({type(error).__name__})")
+    figure.note = f"equinox {_version('equinox')}"
+
+    class Model(eqx.Module):  # type: ignore[misc]
+        weights: tuple[Any, ...]
+        scale: float
+
+        @eqx.filter_jit  # type: ignore[misc]
+        def apply(self, x: Any) -> Any:
+            return sum(self.weights) * x * self.scale
+
+    theirs, weights, x = _explicit()
+    model = Model(weights, 2.0)
+    return summarize(figure, interleaved(lambda: model.apply(x), theirs, CALLS, rounds))
+
+
+def _nnx_model() -> tuple[Any, Any, Callable[[], Any], Any] | str:
+    try:
+        from flax import nnx
+    except Exception as error:  # flax missing, too old for nnx, or not importable here
+        return f"not installed ({type(error).__name__}; flax {_version('flax')})"
+    theirs, weights, x = _explicit()
+
+    class Model(nnx.Module):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.weights = [nnx.Param(w) for w in weights]
+            self.scale = 2.0
+
+        def apply(self, x: Any) -> Any:
+            return sum(w.value for w in self.weights) * x * self.scale
+
+    return nnx, Model(), theirs, x
+
+
+def nnx_jit(rounds: int) -> Figure:
+    figure = Figure("peers: an nnx.Module under flax.nnx.jit", COMPARED_WITH, None)
+    found = _nnx_model()
+    if isinstance(found, str):
+        return not_measured(figure, found)
+    nnx, model, theirs, x = found
+    figure.note = f"flax {_version('flax')}"
+    apply = nnx.jit(type(model).apply)
+    return summarize(figure, interleaved(lambda: apply(model, x), theirs, CALLS, rounds))
+
+
+def nnx_cached_partial(rounds: int) -> Figure:
+    figure = Figure("peers: an nnx.Module under nnx.cached_partial", COMPARED_WITH, None)
+    found = _nnx_model()
+    if isinstance(found, str):
+        return not_measured(figure, found)
+    nnx, model, theirs, x = found
+    if not hasattr(nnx, "cached_partial"):
+        return not_measured(figure, f"not in flax {_version('flax')}")
+    figure.note = f"flax {_version('flax')}"
+    apply = nnx.cached_partial(nnx.jit(type(model).apply), model)
+    return summarize(figure, interleaved(lambda: apply(x), theirs, CALLS, rounds))
+
+
+def peer_figures(rounds: int) -> list[Figure]:
+    """The four figures; jaxcompat's misses its target where a peer is faster on this row."""
+    ours = jaxcompat_method(rounds)
+    others = [equinox_method(rounds), nnx_jit(rounds), nnx_cached_partial(rounds)]
+    faster = [
+        f.name.removeprefix("peers: ")
+        for f in others
+        if f.median is not None and ours.median is not None and f.median < ours.median
+    ]
+    if faster:
+        ours.note = "slower than " + ", ".join(faster)
+    return [ours, *others]
