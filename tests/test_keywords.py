@@ -230,6 +230,22 @@ def test_an_adapted_name_still_calls_a_patch_of_jax_own_function(monkeypatch):
     assert jaxcompat.numpy.zeros(3, out_sharding=None)[0] == "patched"
 
 
+def test_a_call_with_only_the_release_own_keywords_reaches_jax_function_as_it_is(monkeypatch):
+    calls = []
+
+    def patched(*args, **kwargs):
+        calls.append((args, kwargs))
+        return "patched"
+
+    monkeypatch.setattr(jax.numpy, "argsort", patched)
+    x = jnp.arange(3)
+    assert jaxcompat.numpy.argsort(x, axis=0) == "patched"
+    assert jaxcompat.numpy.argsort(x) == "patched"
+    assert [len(args) for args, _ in calls] == [1, 1]
+    assert all(args[0] is x for args, _ in calls)
+    assert [kwargs for _, kwargs in calls] == [{"axis": 0}, {}]
+
+
 DEVICE = jax.devices()[-1]
 
 # (call with device= added): each must put its result on the device given

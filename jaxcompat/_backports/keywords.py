@@ -195,6 +195,7 @@ def accept_newest_keywords(
     attribute = jax_path.rpartition(".")[2]
     count = len(own_positional)
     new_value_slots = _new_value_slots(own, own_positional, missing)
+    adapted_names = frozenset(missing)
 
     @functools.wraps(function)
     def adapted(*args: Any, **kwargs: Any) -> Any:
@@ -202,9 +203,10 @@ def accept_newest_keywords(
             args, kwargs = _new_value_by_name(
                 attribute, own_positional, new_value_slots, args, kwargs
             )
-        if not kwargs and len(args) <= count:
-            # No newest keyword given: the release's own call.
-            return namespace.get(attribute, function)(*args)
+        if len(args) <= count and (not kwargs or adapted_names.isdisjoint(kwargs)):
+            # No newest keyword given (the release's own keywords may be): the release's own
+            # call, as cheap as the wrapper allows, since most calls are this one.
+            return namespace.get(attribute, function)(*args, **kwargs)
         if by_position and len(args) > count:
             extra, args = (
                 args[count : count + len(by_position)],
