@@ -526,7 +526,8 @@ def test_runs_without_jax(tmp_path):
     assert "exit 1" in lines
     assert "console 0" in lines
     assert lines[-3:] == [
-        "Would migrate 1 of 1 file.",
+        "Would migrate 1 of 1 file; removed 0 version gates; 0 findings left for a person; the "
+        "ported code runs on JAX 0.4.13 and newer.",
         "migrate 1",
         "['jax']",  # only the blocked entry: nothing of JAX was imported
     ]

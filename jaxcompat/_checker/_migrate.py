@@ -28,9 +28,10 @@ from ._walk import walk
 __all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "rewrite_imports"]
 
 #: The JAX modules jaxcompat mirrors under the same path (``jax.numpy`` as
-#: ``jaxcompat.numpy``); ``testing`` is jaxcompat's own, with no JAX module behind it.
+#: ``jaxcompat.numpy``); ``testing`` and ``nox`` are jaxcompat's own, with no JAX module
+#: behind them.
 MIRRORED_JAX_MODULES = frozenset(
-    {"jax", *(f"jax.{module}" for module in JAXCOMPAT_MODULES if module != "testing")}
+    {"jax", *(f"jax.{module}" for module in JAXCOMPAT_MODULES if module not in ("testing", "nox"))}
 )
 
 #: What JAX's release is read as, once the name before it is jaxcompat.

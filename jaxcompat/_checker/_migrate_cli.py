@@ -36,6 +36,7 @@ from ._files import (
     with_deep_recursion,
 )
 from ._migrate import migrate_source
+from ._migrate_pyproject import PortedFile, finish_port
 from ._ranges import RangeError, range_for_file, spec_mask
 
 __all__ = ["main"]
@@ -61,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if any file would change"
     )
+    parser.add_argument(
+        "--no-pyproject",
+        action="store_true",
+        help="leave the nearest pyproject.toml alone (by default jaxcompat is added to its "
+        "dependencies and the jax floor lowered to the lowest release the ported code runs on)",
+    )
     return parser
 
 
@@ -77,12 +84,13 @@ def _migrated(source: str, scope: int) -> str:
 
 def _migrate_file(
     file: Path, override: int | None, known_ranges: dict[Path, tuple[int, str]]
-) -> tuple[str, str, str]:
-    """(source, migrated source, encoding); raises OSError, SyntaxError, ValueError (a
-    RangeError among them, for a pyproject.toml whose jax requirement is invalid)."""
+) -> tuple[str, str, str, int]:
+    """(source, migrated source, encoding, declared range); raises OSError, SyntaxError,
+    ValueError (a RangeError among them, for a pyproject.toml whose jax requirement is
+    invalid)."""
     text, encoding = decode_keeping_line_ends(read_regular_file(file))
     scope, _ = range_for_file(file, override, known_ranges)
-    return text, _migrated(text, scope), encoding
+    return text, _migrated(text, scope), encoding, scope
 
 
 def _problem(error: Exception) -> tuple[int, str]:
@@ -116,17 +124,19 @@ def main(argv: list[str]) -> int:
     write = not (args.diff or args.check)
     known_ranges: dict[Path, tuple[int, str]] = {}
     files = changed = failed = 0
+    ported: list[PortedFile] = []
     with few_collections():
         for path in paths:
             for file in python_files(path):
                 try:
-                    source, migrated, encoding = _migrate_file(file, override, known_ranges)
+                    source, migrated, encoding, scope = _migrate_file(file, override, known_ranges)
                 except (OSError, SyntaxError, ValueError, RecursionError) as error:
                     line, problem = _problem(error)
                     print(f"{file}:{line}:1: error: {problem}")
                     failed += 1
                     continue
                 files += 1
+                ported.append(PortedFile(file, source, migrated, scope))
                 if migrated == source:
                     continue
                 changed += 1
@@ -144,11 +154,15 @@ def main(argv: list[str]) -> int:
                     print(f"migrated {file}")
                 elif not args.diff:
                     print(f"would migrate {file}")
+    with few_collections():
+        pyproject_changed, closing = finish_port(
+            paths, ported, write=write, diff=args.diff, pyproject=not args.no_pyproject
+        )
     verb = "Migrated" if write else "Would migrate"
     summary = f"{verb} {changed} of {files} file{'s' if files != 1 else ''}"
     if failed:
         summary += f"; {failed} could not be migrated"
-    print(summary + ".")
+    print("; ".join([summary, *closing]) + ".")
     if failed:
         return 2
-    return 1 if args.check and changed else 0
+    return 1 if args.check and (changed or pyproject_changed) else 0

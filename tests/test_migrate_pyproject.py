@@ -1,0 +1,176 @@
+"""jaxcompat migrate finishes the port: the nearest pyproject.toml, and what is left."""
+
+import os
+import shutil
+
+import pytest
+
+from jaxcompat._checker._migrate_cli import main
+from jaxcompat._checker._migrate_pyproject import update
+from jaxcompat._surface import rows
+
+from ._helpers import ROOT
+
+NEWEST = rows()[-1]
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A library whose code runs on every release through jaxcompat, floor 0.4.30."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "__init__.py").write_text("import jax\n\nleaves = jax.tree.leaves\n")
+    return tmp_path
+
+
+MULTILINE = """\
+[project]
+name = "lib"
+# The floor JAX's own API set.
+dependencies = [
+    "jax>=0.4.30",  # jax.tree
+    'numpy>=1.24',
+]
+
+[tool.other]
+dependencies = ["jax>=9"]
+"""
+
+
+def test_jaxcompat_is_added_and_the_floor_lowered_keeping_layout(project, capsys):
+    (project / "pyproject.toml").write_text(MULTILINE)
+    assert main(["lib"]) == 0
+    assert (project / "pyproject.toml").read_text() == MULTILINE.replace(
+        '"jax>=0.4.30",  # jax.tree\n', '"jax>=0.4.13",  # jax.tree\n    "jaxcompat",\n'
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == [
+        f"migrated {os.path.join('lib', '__init__.py')}",
+        f"updated {project / 'pyproject.toml'}: jax: 'jax>=0.4.30' -> 'jax>=0.4.13'; "
+        "added 'jaxcompat'",
+    ]
+    assert out[-1] == (
+        "Migrated 1 of 1 file; removed 0 version gates; 0 findings left for a person; the "
+        "ported code runs on JAX 0.4.13 and newer."
+    )
+    # A second run changes nothing.
+    before = (project / "pyproject.toml").read_text()
+    assert main(["--check", "lib"]) == 0
+    assert (project / "pyproject.toml").read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("dependencies", "expected"),
+    [
+        ('["jax>=0.5", "numpy"]', '["jax>=0.4.13", "jaxcompat", "numpy"]'),
+        ('["numpy", "jax>=0.5"]', '["numpy", "jax>=0.4.13", "jaxcompat"]'),
+        ("['jax >= 0.5, <0.7']", "['jax >=0.4.13, <0.7', 'jaxcompat']"),
+        ("[\"jax[cpu]>=0.5; python_version >= '3.10'\"]", None),
+        ('["jax", "jaxcompat"]', '["jax", "jaxcompat"]'),
+        ('["jax>=0.4.13"]', '["jax>=0.4.13", "jaxcompat"]'),
+        ('["numpy"]', '["numpy", "jaxcompat"]'),
+        ("[]", '["jaxcompat"]'),
+    ],
+)
+def test_one_line_arrays(tmp_path, dependencies, expected):
+    path = tmp_path / "pyproject.toml"
+    path.write_text(f"[project]\ndependencies = {dependencies}\n")
+    edit = update(path, "0.4.13")
+    if expected is None:  # extras and a marker are kept as they are written
+        expected = '["jax[cpu]>=0.4.13; python_version >= \'3.10\'", "jaxcompat"]'
+    assert edit.text == f"[project]\ndependencies = {expected}\n"
+
+
+def test_a_multiline_array_without_a_trailing_comma(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[project]\ndependencies = [\n  "numpy",\n  "jax>=0.5"  # last\n]\n')
+    assert update(path, "0.4.13").text == (
+        '[project]\ndependencies = [\n  "numpy",\n  "jax>=0.4.13",  # last\n  "jaxcompat"\n]\n'
+    )
+
+
+def test_a_floor_is_never_raised(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[project]\ndependencies = ["jax>=0.4.20"]\n')
+    assert update(path, "0.4.30").text == '[project]\ndependencies = ["jax>=0.4.20", "jaxcompat"]\n'
+
+
+def test_poetry_and_setup_cfg_are_reported_not_edited(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    text = '[tool.poetry.dependencies]\njax = ">=0.5"\n'
+    path.write_text(text)
+    (tmp_path / "setup.cfg").write_text("[options]\ninstall_requires = jax>=0.5\n")
+    edit = update(path, "0.4.13")
+    assert edit.text == text
+    assert edit.notes == [
+        f"{path}: [tool.poetry] dependencies are not edited: add jaxcompat and set jax >=0.4.13 "
+        "there yourself",
+        f"{tmp_path / 'setup.cfg'} is not edited: add jaxcompat to its install_requires and set "
+        "jax>=0.4.13 there yourself",
+        f"{path}: no [project] dependencies array: add jaxcompat yourself",
+    ]
+
+
+def test_an_installed_dependency_that_pulls_jax_up_is_named(tmp_path, monkeypatch):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[project]\ndependencies = ["jax>=0.5", "flaxish", "absent-lib"]\n')
+    site = tmp_path / "site"
+    info = site / "flaxish-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: flaxish\nVersion: 1.0\nRequires-Dist: jax>=0.4.27\n"
+    )
+    monkeypatch.syspath_prepend(str(site))
+    assert update(path, "0.4.13").notes == [
+        "flaxish (installed) requires jax>=0.4.27: it pulls JAX above 0.4.13",
+        "checked the jax requirement of the installed flaxish",
+        "not installed, so not checked (the package index is not read): absent-lib",
+    ]
+
+
+def test_no_pyproject_leaves_it_alone(project, capsys):
+    (project / "pyproject.toml").write_text(MULTILINE)
+    assert main(["--no-pyproject", "lib"]) == 0
+    assert (project / "pyproject.toml").read_text() == MULTILINE
+    assert "pyproject" not in capsys.readouterr().out
+
+
+def test_diff_shows_the_pyproject_change_and_writes_nothing(project, capsys):
+    (project / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=0.5"]\n')
+    assert main(["--diff", "lib"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"--- {project / 'pyproject.toml'} (before)\n"
+        f"+++ {project / 'pyproject.toml'} (migrated)\n"
+        "@@ -1,2 +1,2 @@\n"
+        " [project]\n"
+        '-dependencies = ["jax>=0.5"]\n'
+        '+dependencies = ["jax>=0.4.13", "jaxcompat"]\n'
+    ) in out
+    assert (project / "pyproject.toml").read_text() == '[project]\ndependencies = ["jax>=0.5"]\n'
+    assert main(["--check", "lib"]) == 1  # the pyproject.toml would change
+
+
+def test_the_pinned_example(tmp_path, monkeypatch, capsys):
+    shutil.copytree(ROOT / "examples" / "pinned", tmp_path / "pinned")
+    monkeypatch.chdir(tmp_path / "pinned")
+    assert main(["."]) == 0
+    text = (tmp_path / "pinned" / "pyproject.toml").read_text()
+    assert 'dependencies = ["jax>=0.4.13,<0.7,!=0.5.0", "jaxcompat", "numpy"]\n' in text
+    out = capsys.readouterr().out.splitlines()
+    left = [line for line in out if line.startswith("left for a person: ")]
+    # jax.tree_map (removed from JAX) and jnp.clip's and jnp.reshape's old keywords: the
+    # names jaxcompat gives take the newest JAX's signature, so a person changes the calls.
+    assert [line.split(": ")[2].split()[0] for line in left] == [
+        "JC003",
+        "JC010",
+        "JC010",
+        "JC010",
+    ]
+    assert out[-1] == (
+        "Migrated 2 of 3 files; removed 3 version gates; 4 findings left for a person "
+        "(JC003: 1, JC010: 3); the ported code runs on JAX 0.4.13 and newer once those are "
+        "fixed."
+    )
+    assert main(["--check", "."]) == 0  # a second run changes nothing
+    assert (tmp_path / "pinned" / "pyproject.toml").read_text() == text
