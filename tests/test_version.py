@@ -50,3 +50,38 @@ def test_installed_versions_are_int_tuples():
     assert all(type(part) is int for part in jaxcompat.JAX_VERSION)
     assert Version(jax.__version__).release == jaxcompat.JAX_VERSION
     assert Version(jaxlib.__version__).release == jaxcompat.JAXLIB_VERSION
+
+
+# --- What importing JAX writes to stderr: held until the import is known to succeed ---------
+
+
+def test_what_a_successful_import_writes_is_written_unchanged(capsys):
+    import sys
+
+    from jaxcompat._held_stderr import stderr_held_until_success
+
+    with stderr_held_until_success():
+        sys.stderr.write("written during the import\n")
+        kept = sys.stderr  # as a logging handler made during the import would keep it
+        assert capsys.readouterr().err == ""
+    assert capsys.readouterr().err == "written during the import\n"
+    kept.write("later\n")  # once released, it writes straight through
+    kept.flush()
+    assert capsys.readouterr().err == "later\n"
+
+
+def test_what_a_failed_import_writes_is_dropped(capsys):
+    import sys
+
+    from jaxcompat._held_stderr import stderr_held_until_success
+
+    def failing_import():
+        with stderr_held_until_success():
+            sys.stderr.write("A module that was compiled using NumPy 1.x cannot be run in\n")
+            raise ImportError("numpy.core.multiarray failed to import")
+
+    original = sys.stderr
+    with pytest.raises(ImportError, match=r"^numpy\.core\.multiarray failed to import$"):
+        failing_import()
+    assert sys.stderr is original
+    assert capsys.readouterr().err == ""
