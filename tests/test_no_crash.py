@@ -316,3 +316,74 @@ def test_an_argument_that_holds_itself_meets_what_jax_jit_does(name):
         theirs.stderr[-2000:],
     )
     assert ours.returncode == theirs.returncode, (ours.stderr[-2000:], theirs.stderr[-2000:])
+
+
+# Where the screen is (jaxlib 0.4.13), its exact words: where the cycle closes, at every
+# stage, for a function, a method and jaxcompat.lower/trace, keyword arguments included.
+SCREEN_MESSAGES = """
+import collections
+
+Pair = collections.namedtuple("Pair", "left right")
+pair = Pair([], jnp.ones(2))
+pair.left.append(pair)
+cycles = inputs()
+
+class Model:
+    @jaxcompat.jit
+    def apply(self, x=None, **kwargs):
+        return 1.0
+
+def f(x=None, **kwargs):
+    return 1.0
+
+jitted = jaxcompat.jit(f)
+lower = lambda *args, **kwargs: jaxcompat.lower(f, *args, **kwargs)
+trace = lambda *args, **kwargs: jaxcompat.trace(f, *args, **kwargs)
+# (verb, stage, args, kwargs, where the cycle closes, the enclosing part's type)
+stages = [
+    ("jit", jitted, (cycles["cyclic list"],), {}, "args[0][2]", "list"),
+    ("jit", Model().apply, (cycles["cyclic dict"],), {}, "args[0]['self']", "dict"),
+    ("lower", jitted.lower, (cycles["node holding itself"],), {}, "args[0].<child 1>", "Node"),
+    ("trace", Model().apply.trace, (cycles["cycle through a node"],), {}, "args[0][0].<child 0>",
+     "list"),
+    ("jit", jitted.eval_shape, (), {"y": cycles["cyclic list"]}, "y[2]", "list"),
+    ("lower", lower, (1.0,), {"y": pair}, "y.<child 0>[0]", "Pair"),
+    ("trace", trace, (cycles["cyclic dict"],), {}, "args[0]['self']", "dict"),
+]
+for verb, call, args, kwargs, where, kind in stages:
+    try:
+        call(*args, **kwargs)
+    except ValueError as error:
+        assert str(error) == (
+            f"jaxcompat.{verb}: {where} refers back to an enclosing {kind}: a pytree that "
+            "contains itself cannot be staged on any "
+            f"JAX release (JAX {jaxcompat.JAX_VERSION_STRING} would crash or raise an internal "
+            "error). Break the cycle before passing it."
+        ), error
+        print("ok", verb)
+    else:
+        print("no error", verb, where, kind)
+try:
+    jitted(cycles["100,000 nested lists"])
+except RecursionError as error:
+    assert str(error).startswith("jaxcompat.jit: args[0] is nested more than "), error
+    print("ok deep")
+print("done")
+"""
+
+
+@pytest.mark.jax("<0.4.18")
+def test_the_screen_names_where_the_cycle_closes_where_jaxlib_segfaults():
+    result = run_python(CYCLIC_INPUTS + SCREEN_MESSAGES)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines() == [
+        "ok jit",
+        "ok jit",
+        "ok lower",
+        "ok trace",
+        "ok jit",
+        "ok lower",
+        "ok trace",
+        "ok deep",
+        "done",
+    ], result.stdout + result.stderr[-3000:]
