@@ -9,6 +9,7 @@ nothing but the standard library.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -19,17 +20,26 @@ __all__ = ["pip_config", "uv_index_environment"]
 UV_INDEX_VARIABLES = ("UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_FIND_LINKS")
 
 
-def pip_config(python: str = sys.executable) -> dict[str, str]:
-    """The user's pip settings (config files and PIP_* variables), as ``pip config list``."""
+def _config_list(command: list[str]) -> str | None:
     try:
-        out = subprocess.run(
-            [python, "-m", "pip", "config", "list"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        ).stdout
+        result = subprocess.run(
+            [*command, "config", "list"], capture_output=True, text=True, timeout=60, check=False
+        )
     except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout if result.returncode == 0 else None
+
+
+def pip_config(python: str = sys.executable) -> dict[str, str]:
+    """The user's pip settings (config files and PIP_* variables), as ``pip config list``.
+
+    From ``python -m pip``, else the ``pip`` on PATH: an environment made by uv (where nox
+    itself may run) has no pip of its own.
+    """
+    out = _config_list([python, "-m", "pip"])
+    if out is None and shutil.which("pip"):
+        out = _config_list(["pip"])
+    if out is None:
         return {}
     settings = {}
     for line in out.splitlines():

@@ -198,3 +198,18 @@ def test_the_future_row_sets_what_the_pytest_plugin_reads():
     import jaxcompat.testing
 
     assert jcn.FUTURE_ENV_VAR == jaxcompat.testing.FUTURE_ENV_VAR == "JAXCOMPAT_FUTURE"
+
+
+def test_pip_s_configuration_comes_from_pip_on_path_without_a_pip_module(monkeypatch):
+    ran = []
+
+    def run(command, **kwargs):
+        ran.append(command)
+        if command[:3] == ["python", "-m", "pip"]:  # an environment made by uv: no pip
+            return subprocess.CompletedProcess(command, 1, "", "No module named pip")
+        return subprocess.CompletedProcess(command, 0, "global.find-links='/wheels'\n", "")
+
+    monkeypatch.setattr(_pip_indexes.subprocess, "run", run)
+    monkeypatch.setattr(_pip_indexes.shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert _pip_indexes.pip_config("python") == {"find-links": "/wheels"}
+    assert ran == [["python", "-m", "pip", "config", "list"], ["pip", "config", "list"]]
