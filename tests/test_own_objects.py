@@ -12,7 +12,10 @@ package's own data says why not on this release:
 * a newest keyword whose rule applies on this release (``_stable_names/keywords.py``).
 
 The exceptions are read from that data, never listed here, so the next drift fails a test
-by itself.
+by itself. A second test holds the exceptions to what the data says the release lacks of
+the newest JAX (a newest keyword, config option or name, by release), so that where it lacks
+nothing, as the newest release does, only the primitives differ; and the data itself says
+that the newest release, the last row of the API surface data, lacks nothing.
 """
 
 import importlib
@@ -21,12 +24,14 @@ from types import ModuleType
 from typing import Any
 
 import jaxcompat
-from jaxcompat import _contract, _namespace
+from jaxcompat import _contract, _namespace, _surface
 from jaxcompat._backports import config as config_backport
-from jaxcompat._backports.keywords import keywords_to_adapt
+from jaxcompat._backports.keywords import keywords_to_adapt, newest_data
 from jaxcompat._dispatch import installed_release_in
-from jaxcompat._stable_names import by_path
+from jaxcompat._stable_names import STABLE_NAMES, by_path
 from jaxcompat._stable_names.keywords import KEYWORD_RULES
+from jaxcompat._version import parse_release
+from jaxcompat.testing import matches
 
 TABLE = by_path()
 
@@ -166,6 +171,36 @@ def test_no_keyword_rule_says_the_newest_jax_gets_its_own_keyword_wrong():
         if rule.broken_from is not None and rule.fixed_again_in is None
     ]
     assert open_ended == []
+
+
+def test_the_data_says_the_newest_release_lacks_nothing():
+    # The newest row of the API surface data is the reference, so no datum may make up for
+    # something there: a stable name's first release, a range of releases on which JAX's own
+    # object has the newest meaning, a keyword rule's fixed release, a config option.
+    newest = _surface.rows()[-1]
+    release = parse_release(newest)
+    lacked = [
+        f"config option {option} from {first}"
+        for option, first in newest_data()["config_options"].items()
+        if parse_release(first) > release
+    ]
+    lacked += [
+        f"{rule.parameter} of {sorted(rule.paths or ())} fixed in {rule.fixed_in}"
+        for rule in KEYWORD_RULES
+        if rule.fixed_in is not None and parse_release(rule.fixed_in) > release
+    ]
+    for entry in STABLE_NAMES:
+        module, _, name = f"jax.{entry.path}".rpartition(".")
+        if entry.first is not None and parse_release(entry.first) > release:
+            lacked.append(f"stable name {entry.path} from {entry.first}")
+        own_ranges = [
+            source.releases
+            for source in entry.sources
+            if source.where == f"{module}:{name}" and source.adapter is None
+        ]
+        if own_ranges and not any(r is None or matches(r, release) for r in own_ranges):
+            lacked.append(f"stable name {entry.path}: JAX's own on {' or '.join(own_ranges)}")
+    assert lacked == [], f"JAX {newest}"
 
 
 def test_config_is_jax_own_where_the_data_lacks_no_option():
