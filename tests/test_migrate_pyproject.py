@@ -89,6 +89,20 @@ def test_a_multiline_array_without_a_trailing_comma(tmp_path):
     )
 
 
+def test_the_jaxlib_floor_goes_down_with_jax_s(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[project]\ndependencies = ["jax>=0.5", "jaxlib>=0.5"]\n')
+    edit = update(path, "0.4.37")  # installed with jaxlib 0.4.36 (matrix.yml)
+    assert edit.text == (
+        '[project]\ndependencies = ["jax>=0.4.37", "jaxcompat", "jaxlib>=0.4.36"]\n'
+    )
+    assert edit.changes == [
+        "jax: 'jax>=0.5' -> 'jax>=0.4.37'",
+        "jaxlib: 'jaxlib>=0.5' -> 'jaxlib>=0.4.36'",
+        "added 'jaxcompat'",
+    ]
+
+
 def test_a_floor_is_never_raised(tmp_path):
     path = tmp_path / "pyproject.toml"
     path.write_text('[project]\ndependencies = ["jax>=0.4.20"]\n')

@@ -30,6 +30,7 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from .._matrix import rows as matrix_rows
 from .._surface import rows
 from ._files import source_lines
 from ._resolve import resolve_file
@@ -225,16 +226,19 @@ def update(pyproject: Path, floor: str) -> PyprojectEdit:
     strings, _ = _array_strings(text, bracket)
     named = {_name(s.value): s for s in strings}
     changes: list[str] = []
+    # jaxlib's floor goes down with jax's: a jaxlib newer than the jax it runs with is refused.
+    jaxlib_floor = next((row.jaxlib for row in matrix_rows() if row.jax == floor), floor)
+    for name, lowest in (("jax", floor), ("jaxlib", jaxlib_floor)):
+        entry = named.get(name)
+        match = _FLOOR.search(entry.value) if entry is not None else None
+        if entry is None or match is None or _release(match.group(2)) <= _release(lowest):
+            continue
+        value = entry.value[: match.start()] + f">={lowest}" + entry.value[match.end() :]
+        text = text[: entry.start + 1] + value + text[entry.end - 1 :]
+        changes.append(f"{name}: {entry.value!r} -> {value!r}")
+        strings, _ = _array_strings(text, bracket)
+        named = {_name(s.value): s for s in strings}
     jax = named.get("jax")
-    if jax is not None:
-        match = _FLOOR.search(jax.value)
-        if match is not None and _release(match.group(2)) > _release(floor):
-            value = jax.value[: match.start()] + f">={floor}" + jax.value[match.end() :]
-            text = text[: jax.start + 1] + value + text[jax.end - 1 :]
-            changes.append(f"jax: {jax.value!r} -> {value!r}")
-            strings, _ = _array_strings(text, bracket)
-            named = {_name(s.value): s for s in strings}
-            jax = named["jax"]
     if "jaxcompat" not in named:
         anchor = jax if jax is not None else (strings[-1] if strings else None)
         if anchor is None:
