@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import sys
 from importlib import resources
 from typing import Any
 
@@ -196,17 +197,20 @@ def accept_newest_keywords(
     count = len(own_positional)
     new_value_slots = _new_value_slots(own, own_positional, missing)
     adapted_names = frozenset(missing)
+    # How many positional arguments a call may pass and be the release's own call as it is:
+    # any number, unless a newest parameter follows the release's own by position, or a
+    # newest value may come by position (quantile's method, sixth).
+    own_call_positions = min(
+        [index for index, _ in new_value_slots] + [count if by_position else sys.maxsize]
+    )
 
-    @functools.wraps(function)
-    def adapted(*args: Any, **kwargs: Any) -> Any:
+    def call_adapting(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if new_value_slots:
             args, kwargs = _new_value_by_name(
                 attribute, own_positional, new_value_slots, args, kwargs
             )
-        if len(args) <= count and (not kwargs or adapted_names.isdisjoint(kwargs)):
-            # No newest keyword given (the release's own keywords may be): the release's own
-            # call, as cheap as the wrapper allows, since most calls are this one.
-            return namespace.get(attribute, function)(*args, **kwargs)
+        if not kwargs and len(args) <= count:
+            return namespace.get(attribute, function)(*args)
         if by_position and len(args) > count:
             extra, args = (
                 args[count : count + len(by_position)],
@@ -240,6 +244,29 @@ def accept_newest_keywords(
             target.__signature__ = own  # type: ignore[attr-defined]
         return target(*args, **kwargs)
 
+    # Most calls give no newest keyword: they are the release's own call, with as little as
+    # possible before it (few closure cells, no method call, no keywords to pass on where
+    # there are none), since that is the whole of the wrapper's cost.
+    def own_call(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            try:
+                own_function = namespace[attribute]
+            except KeyError:  # not read live, or deleted from JAX's module
+                own_function = function
+            return own_function(*args)
+        if adapted_names.isdisjoint(kwargs):
+            return namespace.get(attribute, function)(*args, **kwargs)
+        return call_adapting(args, kwargs)
+
+    # The same, for a function where a newest parameter or value may come by position.
+    def own_call_by_few_positions(*args: Any, **kwargs: Any) -> Any:
+        if len(args) <= own_call_positions and (not kwargs or adapted_names.isdisjoint(kwargs)):
+            return namespace.get(attribute, function)(*args, **kwargs)
+        return call_adapting(args, kwargs)
+
+    adapted = functools.wraps(function)(
+        own_call if own_call_positions == sys.maxsize else own_call_by_few_positions
+    )
     adapted.__signature__ = with_newest_parameters(own, missing, by_position)  # type: ignore[attr-defined]
     # Named where it lives, so that pickle (which saves a function by module and name, and
     # checks it finds the very same object there) saves it as JAX's own function is saved.
