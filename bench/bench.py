@@ -208,7 +208,9 @@ def bench_forwarded_call(rounds: int) -> Figure:
     return summarize(figure, ratios)
 
 
-def _adapter_figure(name: str, call: str, make_args: Callable[[], tuple[Any, ...]], rounds: int):
+def _adapter_figure(
+    name: str, call: str, make_args: Callable[[], tuple[Any, ...]], calls: int, rounds: int
+) -> Figure:
     # A function whose release lacks a newest keyword (device=, stable=/descending=, ...) is
     # jaxcompat's adapter; called without any newest keyword it must cost what JAX's does.
     # Both names are read once: the lookup is the forwarded-call figure's.
@@ -225,18 +227,20 @@ def _adapter_figure(name: str, call: str, make_args: Callable[[], tuple[Any, ...
     )
     if ours is theirs:
         return by_identity(figure)
-    ratios = interleaved(lambda: ours(*args), lambda: theirs(*args), 500, rounds)
+    ratios = interleaved(lambda: ours(*args), lambda: theirs(*args), calls, rounds)
     return summarize(figure, ratios)
 
 
 def bench_adapter_zeros(rounds: int) -> Figure:
-    return _adapter_figure("zeros", "jnp.zeros(3)", lambda: (3,), rounds)
+    return _adapter_figure("zeros", "jnp.zeros(3)", lambda: (3,), 200, rounds)
 
 
 def bench_adapter_argsort(rounds: int) -> Figure:
     import jax.numpy as jnp
 
-    return _adapter_figure("argsort", "jnp.argsort(x)", lambda: (jnp.arange(8.0)[::-1],), rounds)
+    # A few microseconds a call: enough calls per round that a round outlasts a time slice.
+    x = jnp.arange(8.0)[::-1]
+    return _adapter_figure("argsort", "jnp.argsort(x)", lambda: (x,), 5000, rounds)
 
 
 def bench_import(rounds: int) -> Figure:
