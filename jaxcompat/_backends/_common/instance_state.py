@@ -39,8 +39,15 @@ class _LastSplit(NamedTuple):
     """A split, with the class it was made for and the guard under which it still holds."""
 
     cls: type
-    guard: StateGuard
+    #: Whether that class's state is exactly the instance's ``__dict__`` (read it directly).
+    state_is_dict: bool
+    #: The guard's check (``StateGuard.check``), read once: it runs on every call.
+    holds: Callable[[dict[str, Any]], bool]
     split: tuple[tuple[Any, ...], Any]
+
+
+def _last_split(cls: type, guard: StateGuard, split: tuple[tuple[Any, ...], Any]) -> _LastSplit:
+    return _LastSplit(cls, _STATE_IS_DICT[cls], guard.check, split)
 
 
 class Layout:
@@ -86,19 +93,23 @@ class StateSplitter:
         # every mutable node below them holding the very same children (``state_guard``),
         # give the very same split (and key, which JAX then matches by identity). Replaced
         # whole, so threads never see half of one.
-        self._last: _LastSplit | None = None
+        self.last: _LastSplit | None = None
 
     def split(self, instance: Any) -> tuple[tuple[Any, ...], Any]:
+        # The last split first, with as little as can be done before it: on most calls it
+        # holds (BoundJitted.__call__ checks it before calling this).
         cls = type(instance)
-        if _STATE_IS_DICT.get(cls):  # most instances: read the __dict__ directly
+        last = self.last
+        if last is not None and last.cls is cls:
+            state = instance.__dict__ if last.state_is_dict else read_state(instance)
+            if last.holds(state):
+                return last.split
+        elif _STATE_IS_DICT.get(cls):  # most instances: read the __dict__ directly
             state = instance.__dict__
         elif root_kind(instance) is OBJECT:
             state = read_state(instance)
         else:
             return _split_other(instance)
-        last = self._last
-        if last is not None and last.cls is cls and last.guard.holds(state):
-            return last.split
         reads = self.reads_of(cls)
         selected = None if reads is None else reads.select(instance, state)
         read = state if selected is None else selected.values
@@ -113,7 +124,7 @@ class StateSplitter:
         arrays = layout.pick_arrays(values)
         if not layout.nested:
             split = arrays, (layout, layout.pick_atoms(values))
-            self._last = _LastSplit(cls, StateGuard(state, selected, []), split)
+            self.last = _last_split(cls, StateGuard(state, selected, []), split)
             return split
         walk = Walk(instance, guarding=True)
         walk.arrays.extend(arrays)
@@ -131,7 +142,7 @@ class StateSplitter:
         # holds for this instance alone; one that met a value that can change in place
         # without its parent seeing it has no guards.
         if walk.guards is not None and not walk.reached_root:
-            self._last = _LastSplit(cls, StateGuard(state, selected, walk.guards), walked)
+            self.last = _last_split(cls, StateGuard(state, selected, walk.guards), walked)
         return walked
 
     def reads_of(self, cls: type) -> ReadSelector | None:

@@ -37,8 +37,8 @@ from .cycles import ATOM_TYPES, refuse_cycles
 from .jit_object import jit_repr, make_plain_jit, rebuild_jit
 from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames, static_arguments
 from .shadow import shadow_for_trace
-from .state_walk import OBJECT, read_state
-from .trace_writes import TraceWrites
+from .state_walk import read_state
+from .trace_writes import TraceWrites, attributes_changed, attributes_of, state_key
 
 #: The instance whose jitted method is being called, per thread (``None`` outside a call).
 _calling = threading.local()
@@ -102,7 +102,7 @@ class MethodJit:
         def core(self_arrays: Any, self_key: Any, /, *args: Any, **kwargs: Any) -> Any:
             instance = _calling.instance  # set by the call on this thread, read before all else
             reads = self.splitter.reads_of(type(instance))
-            before = _attributes(instance), _state_key(self.splitter, instance)
+            before = attributes_of(instance), state_key(self.splitter, instance)
             stand_in, copies = shadow_for_trace(instance, self_arrays, reads)
             out = fun(stand_in, *args, **kwargs)
             wrote_below = copies.write_back()
@@ -140,10 +140,10 @@ class MethodJit:
         under ``jax.jit`` each instance's own trace makes it, so each instance is traced.
         """
         attributes_before, key_before = before
-        key_now = _state_key(self.splitter, instance)
+        key_now = state_key(self.splitter, instance)
         wrote = (
             wrote_below
-            or (attributes_before is not None and _changed(attributes_before, instance))
+            or (attributes_before is not None and attributes_changed(attributes_before, instance))
             or key_now is None
             or key_now != key_before
         )
@@ -158,28 +158,6 @@ class MethodJit:
         self.core.clear_cache()
         if self.writes is not None:
             self.writes.clear()
-
-
-def _attributes(instance: Any) -> dict[str, Any] | None:
-    """The attributes of ``self`` before a trace, to tell what the trace set or deleted
-    (None where ``self`` is walked as a value or is a class: its key tells)."""
-    if instance_state.root_kind(instance) is OBJECT:
-        return dict(read_state(instance))
-    return None
-
-
-def _changed(before: dict[str, Any], instance: Any) -> bool:
-    after = read_state(instance)
-    return after.keys() != before.keys() or any(after[k] is not v for k, v in before.items())
-
-
-def _state_key(splitter: instance_state.StateSplitter, instance: Any) -> Any:
-    """The static key of ``instance``'s state; None where it cannot be compared (the next call
-    raises it)."""
-    try:
-        return splitter.split(instance)[1]
-    except (TypeError, ValueError):
-        return None
 
 
 def _core_options(fun: Callable[..., Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -401,7 +379,17 @@ class BoundJitted:
             else:
                 if kwargs:
                     refuse_cycles("jit", args, kwargs, static=method.static_arguments)
-        arrays, key = method.splitter.split(instance)
+        # The splitter's last split, checked here: it holds on most calls (one frame less).
+        splitter = method.splitter
+        last = splitter.last
+        if (
+            last is not None
+            and last.cls is type(instance)
+            and last.holds(instance.__dict__ if last.state_is_dict else read_state(instance))
+        ):
+            arrays, key = last.split
+        else:
+            arrays, key = splitter.split(instance)
         writes = method.writes
         if writes is not None:  # only once a trace of this method wrote to self
             key = writes.key_for(instance, key)

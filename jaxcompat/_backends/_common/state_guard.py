@@ -64,12 +64,58 @@ def picker(names: Sequence[Any]) -> Callable[[Any], tuple[Any, ...]]:
     return operator.itemgetter(*names)
 
 
+def _check_without_nodes(guard: StateGuard) -> Callable[[dict[str, Any]], bool]:
+    """``guard.holds`` for a guard with no nodes, as a closure over what it compares."""
+    state_keys, pick, picked = guard.state_keys, guard.pick, guard.picked
+    objects, steps, nexts = (
+        guard.attribute_links.objects,
+        guard.attribute_links.steps,
+        guard.attribute_links.nexts,
+    )
+    containers, keys, found = (
+        guard.item_links.objects,
+        guard.item_links.steps,
+        guard.item_links.nexts,
+    )
+    if not objects and not containers:
+
+        def holds(state: dict[str, Any]) -> bool:
+            return tuple(state) == state_keys and all(map(_is, pick(state), picked))
+
+        return holds
+
+    if not containers:  # chains of attributes only (self.cfg.optimizer.rate)
+
+        def holds_along_attributes(state: dict[str, Any]) -> bool:
+            if tuple(state) != state_keys or not all(map(_is, pick(state), picked)):
+                return False
+            try:
+                return all(map(_is, map(_item, map(_instance_dict, objects), steps), nexts))
+            except KeyError:  # a step's attribute is gone
+                return False
+
+        return holds_along_attributes
+
+    def holds_along_chains(state: dict[str, Any]) -> bool:
+        if tuple(state) != state_keys or not all(map(_is, pick(state), picked)):
+            return False
+        try:
+            return all(map(_is, map(_item, map(_instance_dict, objects), steps), nexts)) and all(
+                map(_is, map(_getitem, containers, keys), found)
+            )
+        except (KeyError, IndexError):  # a step's attribute or item is gone
+            return False
+
+    return holds_along_chains
+
+
 class StateGuard:
     """What a split read of ``self``, and the mutable nodes its walk visited, with what each
     held then."""
 
     __slots__ = (
         "attribute_links",
+        "check",
         "item_links",
         "nodes",
         "pick",
@@ -106,6 +152,11 @@ class StateGuard:
                 how = _SLOTS
             nodes.append((node, how, structure, children))
         self.nodes = tuple(nodes)
+        #: ``holds``, or where no node was visited (most instances), the same check in one
+        #: closure: it runs on every call of a jitted method.
+        self.check: Callable[[dict[str, Any]], bool] = self.holds
+        if not self.nodes:
+            self.check = _check_without_nodes(self)
 
     def holds(self, state: dict[str, Any]) -> bool:
         """Whether the instance's attributes ``state``, the read chains and every node hold

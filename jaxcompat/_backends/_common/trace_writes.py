@@ -25,6 +25,9 @@ from __future__ import annotations
 import weakref
 from typing import Any, NamedTuple
 
+from .instance_state import StateSplitter, root_kind
+from .state_walk import OBJECT, read_state
+
 #: How many instances, and aliases per instance, one method remembers before it starts
 #: afresh (then an instance it forgot is traced once more, as after ``clear_cache``).
 MAX_WRITERS = 4096
@@ -121,3 +124,26 @@ class TraceWrites:
 
 def _state_key(key: Any) -> Any:
     return key.key if type(key) is PerInstanceKey else key
+
+
+def attributes_of(instance: Any) -> dict[str, Any] | None:
+    """The attributes of ``self`` before a trace, to tell what the trace set or deleted
+    (None where ``self`` is walked as a value or is a class: its key tells)."""
+    if root_kind(instance) is OBJECT:
+        return dict(read_state(instance))
+    return None
+
+
+def attributes_changed(before: dict[str, Any], instance: Any) -> bool:
+    """Whether an attribute of ``instance`` was set, replaced or deleted since ``before``."""
+    after = read_state(instance)
+    return after.keys() != before.keys() or any(after[k] is not v for k, v in before.items())
+
+
+def state_key(splitter: StateSplitter, instance: Any) -> Any:
+    """The static key of ``instance``'s state; None where it cannot be compared (the next call
+    raises it)."""
+    try:
+        return splitter.split(instance)[1]
+    except (TypeError, ValueError):
+        return None
