@@ -355,7 +355,11 @@ def _install_bench_peers(session: nox.Session, row: Row) -> None:
         session.install(*row.requirements, *peers, *caps)
     except nox.command.CommandFailed:
         session.warn(f"The bench group does not install with jax {row.jax}: no peer figures")
-    installed = _installed_release(session)[0]
+    # run_install: the check belongs to the install, and runs under --install-only too.
+    out = session.run_install(
+        "python", "-c", "import jax; print(jax.__version__)", silent=True, env=RUN_ENV
+    )
+    installed = str(out).strip().splitlines()[-1]
     if installed != row.jax:
         session.error(f"Installing the bench group moved jax {row.jax} to {installed}")
 
