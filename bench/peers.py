@@ -85,9 +85,13 @@ def equinox_method(rounds: int) -> Figure:
 
 def _nnx_model() -> tuple[Any, Any, Callable[[], Any], Any] | str:
     try:
+        import flax
+    except Exception as error:  # not installed, or not importable with this JAX
+        return f"not installed ({type(error).__name__})"
+    try:
         from flax import nnx
-    except Exception as error:  # flax missing, too old for nnx, or not importable here
-        return f"not installed ({type(error).__name__}; flax {_version('flax')})"
+    except Exception as error:  # a flax before nnx (0.9), or one whose nnx fails here
+        return f"no flax.nnx in flax {flax.__version__} ({type(error).__name__})"
     theirs, weights, x = _explicit()
 
     class Model(nnx.Module):  # type: ignore[misc]
