@@ -427,7 +427,7 @@ def test_typeof_a_concrete_value_is_its_shaped_array(value, expected):
     # The newest typeof never gives a ConcreteArray (JAX 0.4.36 removed it): the abstract
     # value of a concrete array equals the ShapedArray of its shape and dtype.
     aval = jaxcompat.typeof(value)
-    name, shape, dtype, weak_type = expected
+    _, shape, dtype, weak_type = expected
     assert (type(aval).__name__, aval.shape, aval.dtype, aval.weak_type) == expected
     assert aval == jax.core.ShapedArray(shape, dtype, weak_type=weak_type)
 

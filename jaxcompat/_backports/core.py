@@ -9,8 +9,8 @@ from .._version import JAX_VERSION_STRING
 
 __all__ = [
     "gensym_without_parameters",
-    "typeof_from_get_aval",
     "new_jaxpr_eqn_with_ctx",
+    "typeof_from_get_aval",
     "unmapped_aval_without_axis_name",
 ]
 
@@ -95,7 +95,8 @@ def typeof_from_get_aval(jax_get_aval: Callable[[Any], Any]) -> Callable[[Any], 
     scalar is a ConcreteArray holding the value; the newest ``typeof`` gives the ShapedArray
     of the same shape, dtype and weak type. A tracer's abstract value is handed back as it is.
     """
-    from jax.core import ConcreteArray, raise_to_shaped
+    # ConcreteArray and raise_to_shaped are gone from jax.core after the releases this serves.
+    from jax.core import ConcreteArray, raise_to_shaped  # type: ignore[attr-defined, unused-ignore]
 
     def typeof(x: Any) -> Any:
         aval = jax_get_aval(x)
