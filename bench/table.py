@@ -82,7 +82,7 @@ def write_table(results_dir: Path, markdown: Path) -> None:
         cells = [_cell(found[name]) if name in found else "" for name in names]
         lines.append(f"| {result['jax']} | {result['backend']} | " + " | ".join(cells) + " |")
     # The closing note (why a cell misses its target, before and after) is kept by hand.
-    note = Path(__file__).with_name("closing-note.md")
+    note = Path(__file__).with_name("NOTES.md")
     if note.is_file():
         lines += ["", note.read_text().strip()]
     markdown.write_text("\n".join(lines) + "\n")
