@@ -81,7 +81,7 @@ def write_table(results_dir: Path, markdown: Path) -> None:
         found = {f["name"]: f for f in result["figures"]}
         cells = [_cell(found[name]) if name in found else "" for name in names]
         lines.append(f"| {result['jax']} | {result['backend']} | " + " | ".join(cells) + " |")
-    # The closing note (why a cell misses its target, before and after) is kept by hand.
+    # The notes on why a figure is what it is are kept by hand in bench/NOTES.md.
     note = Path(__file__).with_name("NOTES.md")
     if note.is_file():
         lines += ["", note.read_text().strip()]
