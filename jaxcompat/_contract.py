@@ -74,8 +74,9 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     ``in_shardings``, ``out_shardings``, ``keep_unused``, ``inline``, ``compiler_options``,
     and ``device``/``backend`` wherever JAX still accepts them (JAX warns that they are
     deprecated). ``inline`` means what the installed ``jax.jit`` makes it mean (from JAX
-    0.11.2 ``inline=True`` is ``jax.Inline.JAX_LATE``, as in the newest JAX). An option the installed JAX lacks raises TypeError naming the release that
-    adds it; an unknown option raises TypeError naming it. Nothing is silently ignored.
+    0.11.2 ``inline=True`` is ``jax.Inline.JAX_LATE``, as in the newest JAX). An option the
+    installed JAX lacks raises TypeError naming the release that adds it; an unknown option
+    raises TypeError naming it. Nothing is silently ignored.
 
     For a function, the result is ``jax.jit``'s own object from JAX 0.6.0; before it, a
     wrapper of JAX's jitted function that calls it through ``functools.partial``'s C path.

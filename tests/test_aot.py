@@ -140,3 +140,25 @@ def test_non_callable_is_rejected():
         jaxcompat.lower(3, 1)
     with pytest.raises(TypeError):
         jaxcompat.trace("not a function", 1)
+
+
+@pytest.mark.parametrize(
+    ("fun", "args"),
+    [
+        (lambda x: x * 2.0, (1.0,)),
+        (lambda x: (x * 2, {"total": 1.0 * x.sum()}), (jnp.ones(3),)),
+        (lambda x: [x.astype(jnp.int32), x > 0], (jnp.ones((2, 2)),)),
+    ],
+)
+def test_trace_out_info_is_what_eval_shape_gives(fun, args):
+    # The newest Traced.out_info (JAX 0.7.0) is a pytree of jax.ShapeDtypeStruct, with the
+    # weak type where JAX's ShapeDtypeStruct has one: what jax.eval_shape says of the call.
+    traced = jaxcompat.trace(fun, *args)
+    expected = jax.eval_shape(fun, *args)
+    leaves = jax.tree_util.tree_leaves(traced.out_info)
+    assert [type(leaf) for leaf in leaves] == [jax.ShapeDtypeStruct] * len(leaves)
+    assert jax.tree_util.tree_structure(traced.out_info) == jax.tree_util.tree_structure(expected)
+    assert [(leaf.shape, leaf.dtype, getattr(leaf, "weak_type", None)) for leaf in leaves] == [
+        (leaf.shape, leaf.dtype, getattr(leaf, "weak_type", None))
+        for leaf in jax.tree_util.tree_leaves(expected)
+    ]

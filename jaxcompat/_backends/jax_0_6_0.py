@@ -7,10 +7,15 @@ What this range does, and what jaxcompat does about it:
   returns a dict (since 0.5.0). JAX's own jitted function behaves as the newest's, so
   ``jaxcompat.jit`` of a plain function is ``jax.jit``'s own object (its type, repr, pickling
   and cost). Methods, classmethods and staticmethods keep jaxcompat's method jit.
+* ``Traced.out_info`` holds ``OutInfo`` tuples without a weak type up to 0.6.2 (JAX 0.7.0
+  made them ``ShapeDtypeStruct``): ``jaxcompat.trace`` gives the newest's there, and JAX's
+  own ``Traced`` from 0.7.0.
 * ``Tracer.__hash__`` is None: ``tracer_safe_hash`` falls back to hashing by structure.
 * ``jax.lax`` control flow raises for callables that hash tracers: such callables are passed
   through a fresh function.
 """
+
+import functools
 
 from ._common import aot, hashing, jitting
 from ._common.arrays import block_if_array as block_if_array
@@ -34,6 +39,9 @@ jit, lower, trace = jitting.make_jit(
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.jax_lowered,
+        normalize_traced=functools.partial(
+            aot.with_newest_out_info, cls=aot.newest_out_info_traced_class()
+        ),
         hand_back_jax_jit=True,
     )
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -103,14 +104,69 @@ def trace_by_closure(
     return Traced(calls[0].params["jaxpr"], out_info, lower)
 
 
+#: JAX 0.4.33 gave ShapeDtypeStruct its weak_type: where it has none, neither does out_info.
+_TAKES_WEAK_TYPE = "weak_type" in inspect.signature(jax.ShapeDtypeStruct).parameters
+
+
+def _is_out_info(node: Any) -> bool:
+    # JAX's OutInfo is a NamedTuple (a pytree node to tree_flatten): one per output.
+    return hasattr(node, "shape") and hasattr(node, "dtype")
+
+
+def _jax_out_info(traced: Any) -> Any:
+    """JAX's own ``out_info`` of ``traced``, whichever subclass of JAX's Traced it now is."""
+    jax_out_info: Any = jax.stages.Traced.out_info  # type: ignore[attr-defined, unused-ignore]
+    return jax_out_info.fget(traced)
+
+
+def newest_out_info(traced: Any) -> Any:
+    """``traced.out_info`` as the newest JAX gives it: a ``jax.ShapeDtypeStruct`` per output,
+    with its weak type (JAX 0.7.0; before, a ``jax._src.stages.OutInfo`` without one)."""
+    infos, tree = jax.tree_util.tree_flatten(_jax_out_info(traced), is_leaf=_is_out_info)
+    structs = []
+    for info, aval in zip(infos, traced.jaxpr.out_avals, strict=True):
+        if isinstance(info, jax.ShapeDtypeStruct):
+            structs.append(info)
+            continue
+        weak = {"weak_type": aval.weak_type} if _TAKES_WEAK_TYPE else {}
+        struct = jax.ShapeDtypeStruct(  # type: ignore[no-untyped-call, unused-ignore]
+            info.shape, info.dtype, sharding=info.sharding, **weak
+        )
+        structs.append(struct)
+    return jax.tree_util.tree_unflatten(tree, structs)
+
+
 def dict_cost_traced_class() -> type:
-    """A subclass of JAX's ``Traced`` (JAX >= 0.4.29) whose ``lower()`` gives dict costs."""
+    """A subclass of JAX's ``Traced`` (JAX >= 0.4.29) whose ``lower()`` gives dict costs and
+    whose ``out_info`` is the newest's."""
 
     # jax.stages.Traced exists from JAX 0.4.29; only backends from 0.4.30 call this.
     class TracedWithDictCost(jax.stages.Traced):  # type: ignore[name-defined, misc, unused-ignore]
         __slots__ = ()
 
+        out_info = property(newest_out_info)
+
         def lower(self, *args: Any, **kwargs: Any) -> jax.stages.Lowered:
             return dict_cost_lowered(super().lower(*args, **kwargs))
 
     return TracedWithDictCost
+
+
+def newest_out_info_traced_class() -> type:
+    """A subclass of JAX's ``Traced`` whose ``out_info`` is the newest's (JAX 0.6.0-0.6.2)."""
+
+    class TracedWithNewestOutInfo(jax.stages.Traced):  # type: ignore[name-defined, misc, unused-ignore]
+        __slots__ = ()
+
+        out_info = property(newest_out_info)
+
+    return TracedWithNewestOutInfo
+
+
+def with_newest_out_info(traced: Any, cls: type) -> Any:
+    """JAX's own ``Traced`` where its ``out_info`` already holds ShapeDtypeStructs (JAX 0.7.0
+    on); else the same object as ``cls``, whose ``out_info`` does."""
+    infos = jax.tree_util.tree_leaves(_jax_out_info(traced), is_leaf=_is_out_info)
+    if all(isinstance(info, jax.ShapeDtypeStruct) for info in infos):
+        return traced
+    return swap_class(traced, cls)

@@ -111,6 +111,10 @@ def make_jit(
         return stage_target(fun).lower(*args, **kwargs)
 
     def trace(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        return stage_target(fun).trace(*args, **kwargs)
+        target: Any = stage_target(fun)
+        traced = target.trace(*args, **kwargs)
+        if isinstance(target, PjitFunction):  # JAX's own: its Traced, with the newest out_info
+            return traits.normalize_traced(traced)
+        return traced
 
     return jit, lower, trace
