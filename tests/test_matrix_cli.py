@@ -108,9 +108,9 @@ def test_text_format_names_each_row_and_why(tmp_path):
     assert out == (
         f"2 JAX releases to test for {tmp_path} (needed):\n"
         "jax       jaxlib    python  pythons    pins  backend\n"
-        "0.11.2    0.11.2    3.12    3.12,3.13  -     jax_0_11_2\n"
+        "0.11.2    0.11.2    3.12    3.12,3.13  -     jax_0_6_0\n"
         f"    - the floor of the declared range ({origin})\n"
-        f"{newest['jax']:<8}  {newest['jaxlib']:<8}  3.12    3.12,3.13  -     jax_0_11_2\n"
+        f"{newest['jax']:<8}  {newest['jaxlib']:<8}  3.12    3.12,3.13  -     jax_0_6_0\n"
         f"    - the newest release of the declared range ({origin})\n"
     )
 

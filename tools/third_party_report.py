@@ -38,8 +38,8 @@ CAUSES: tuple[Cause, ...] = (
         "False is not true",
         JIT_DETAIL,
         "chex's `is_traceable` recognises a jitted function by `PjitFunction` in its type name "
-        "or `_cpp_pjit` in its repr; `jaxcompat.jit` returns its own wrapper (it checks each "
-        "call's arguments for cycles, which crash JAX's flatten), which says neither",
+        "or `_cpp_pjit` in its repr; before JAX 0.6.0 `jaxcompat.jit` returns its own "
+        "wrapper (which keeps `lower` off functools.wraps copies), whose type says neither",
         test="test_is_traceable__with_jit",
     ),
     Cause(
@@ -47,7 +47,8 @@ CAUSES: tuple[Cause, ...] = (
         "ValueError not raised",
         JIT_DETAIL,
         "`assert_max_traces` applied outside `jax.jit` must raise ValueError; chex detects "
-        "the jit with `is_traceable`, which does not recognise `jaxcompat.jit`'s wrapper",
+        "the jit with `is_traceable`, which does not recognise `jaxcompat.jit`'s wrapper "
+        "(before JAX 0.6.0)",
         test="test_incorrect_ordering",
     ),
     Cause(

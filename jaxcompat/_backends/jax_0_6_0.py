@@ -1,4 +1,4 @@
-"""JAX 0.6.0 up to 0.11.2.
+"""JAX 0.6.0 and newer.
 
 What this range does, and what jaxcompat does about it:
 
@@ -10,6 +10,11 @@ What this range does, and what jaxcompat does about it:
 * ``Traced.out_info`` holds ``OutInfo`` tuples without a weak type up to 0.6.2 (JAX 0.7.0
   made them ``ShapeDtypeStruct``): ``jaxcompat.trace`` gives the newest's there, and JAX's
   own ``Traced`` from 0.7.0.
+* JAX 0.11.2 made ``jax.jit(f, inline=True)`` mean ``jax.Inline.JAX_LATE`` (the call stays
+  a nested ``jit`` equation and is inlined when lowering; before, it is inlined while
+  tracing). jaxcompat follows the installed JAX, as the newest JAX defines ``inline=True``:
+  the option and every ``jax.Inline`` value pass through unchanged, so no backend starts at
+  0.11.2.
 * ``Tracer.__hash__`` is None: ``tracer_safe_hash`` falls back to hashing by structure.
 * ``jax.lax`` control flow raises for callables that hash tracers: such callables are passed
   through a fresh function.
