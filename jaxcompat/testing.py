@@ -75,7 +75,9 @@ def simulate_next_release() -> None:
 
     registered = getattr(deprecations, "_registered_deprecations", {})
     for name in list(registered):
-        deprecations.accelerate(name)  # type: ignore[attr-defined, unused-ignore]
+        # JAX 0.4.29 keyed a deprecation by one id; before, by (module, key).
+        ids = name if isinstance(name, tuple) else (name,)
+        deprecations.accelerate(*ids)  # type: ignore[attr-defined, unused-ignore]
     for module_name, module in list(sys.modules.items()):
         table = getattr(module, "_deprecations", None)
         if not module_name.startswith("jax") or not isinstance(table, dict):

@@ -68,8 +68,9 @@ def _jax_classes():
         names = vars(layout)
         # The class of a layout's parts is DeviceLocalLayout until JAX 0.7.0 renamed it
         # Layout; the class of a layout with a sharding is Format, named Layout before 0.6.2.
-        found["experimental.layout.Layout"] = names.get("DeviceLocalLayout", names["Layout"])
-        found["experimental.layout.Format"] = names.get("Format", names["Layout"])
+        # Before JAX 0.4.26 the module has neither (SpecifiedLayout), and 0.4.26 has no Layout.
+        found["experimental.layout.Layout"] = names.get("DeviceLocalLayout") or names.get("Layout")
+        found["experimental.layout.Format"] = names.get("Format") or names.get("Layout")
     experimental = vars(jax.experimental)
     found["Ref"] = (
         vars(jax).get("Ref") or vars(jax).get("ArrayRef") or experimental.get("MutableArray")

@@ -272,6 +272,14 @@ for stage, call in stages.items():
     except RecursionError as error:  # JAX's text varies with the depth of the stack
         ours = str(error) if str(error).startswith("jaxcompat.") else ""
         print(stage, "RecursionError", ours, flush=True)
+    except SystemError as error:
+        # The recursion limit met inside a C function that returned anyway: raw jax.jit gives
+        # this or the RecursionError above for the same input, from run to run (measured on
+        # JAX 0.4.18), as the limit falls inside or outside the C call.
+        if "returned a result with an exception set" in str(error):
+            print(stage, "RecursionError", "", flush=True)
+        else:
+            print(stage, "SystemError", re.sub("0x[0-9a-f]+", "0x", str(error)), flush=True)
     except Exception as error:
         message = re.sub("0x[0-9a-f]+", "0x", str(error))
         print(stage, type(error).__name__, message, flush=True)
@@ -326,7 +334,11 @@ def _outcome(result):
 def test_an_argument_that_holds_itself_meets_what_jax_jit_does(name):
     # Where JAX's flatten segfaults, jaxcompat refuses the argument first, with a clear error,
     # and the interpreter stays sound; everywhere else it reaches JAX's flatten, as under
-    # jax.jit: the same exception at each stage, or a broken interpreter at the same stage.
+    # jax.jit: the same exception at each stage, and a broken interpreter only where JAX's
+    # flatten breaks it on the same input too. Where that happens depends on the depth of the
+    # stack when the recursion limit is met (measured on JAX 0.4.27: a dict that holds itself
+    # makes one process's jax.jit(f).eval_shape raise and another's end the interpreter), so
+    # the stages both ran are compared up to the first that broke it.
     theirs, ours = _stage("jax", name), _stage("jaxcompat", name)
     if theirs.returncode == -signal.SIGSEGV:
         lines = ours.stdout.splitlines()
@@ -336,7 +348,12 @@ def test_an_argument_that_holds_itself_meets_what_jax_jit_does(name):
             assert line.endswith(" absent") or REFUSED.match(line), line
         return
     stderr = (ours.stderr[-2000:], theirs.stderr[-2000:])
-    assert _outcome(ours) == _outcome(theirs), stderr
+    (our_stages, we_broke), (their_stages, they_broke) = _outcome(ours), _outcome(theirs)
+    assert (we_broke is None) == (they_broke is None), (we_broke, they_broke, stderr)
+    ran = min(len(our_stages), len(their_stages))
+    assert our_stages[:ran] == their_stages[:ran], stderr
+    if we_broke is None:
+        assert our_stages == their_stages, stderr
 
 
 # Where the screen is (jaxlib 0.4.13), its exact words: where the cycle closes, at every
