@@ -5,10 +5,26 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class NoxParam:
+    """What ``nox.param`` records, for a stand-in nox module that loads a noxfile."""
+
+    args: tuple[Any, ...]
+    id: str | None
+    tags: tuple[str, ...]
+
+
+def nox_param(*args: Any, arg_names: Any = None, id: str | None = None, tags: Any = None):
+    """``nox.param``'s signature, giving a :class:`NoxParam`."""
+    assert arg_names is None
+    return NoxParam(args, id, tuple(tags or ()))
 
 
 def run_python(code: str, *, env: dict[str, str] | None = None, path: list[str] | None = None):

@@ -18,20 +18,9 @@ import yaml
 import jaxcompat.nox as jcn
 
 from ._helpers import ROOT
+from ._helpers import nox_param as _param
 
 PROJECT = ROOT / "examples" / "downstream"
-
-
-@dataclass(frozen=True)
-class Param:
-    args: tuple
-    id: str | None
-    tags: tuple
-
-
-def _param(*args, arg_names=None, id=None, tags=None):  # nox.param's signature
-    assert arg_names is None
-    return Param(args, id, tuple(tags or ()))
 
 
 @pytest.fixture

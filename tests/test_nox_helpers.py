@@ -19,21 +19,11 @@ from jaxcompat import _pip_indexes
 from jaxcompat._matrix_cli import main as matrix
 
 from ._helpers import ROOT
+from ._helpers import NoxParam as Param
+from ._helpers import nox_param as _param
 
 ROWS = yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]
 NEWEST_PYTHON = str(ROWS[-1]["primary"])
-
-
-@dataclass(frozen=True)
-class Param:
-    args: tuple
-    id: str | None
-    tags: tuple
-
-
-def _param(*args, arg_names=None, id=None, tags=None):  # nox.param's signature
-    assert arg_names is None
-    return Param(args, id, tuple(tags or ()))
 
 
 @pytest.fixture
