@@ -18,7 +18,7 @@ import jaxcompat.nox as jcn
 from jaxcompat import _pip_indexes
 from jaxcompat._matrix_cli import main as matrix
 
-from ._helpers import ROOT
+from ._helpers import ROOT, run_python
 from ._helpers import NoxParam as Param
 from ._helpers import nox_param as _param
 
@@ -172,14 +172,7 @@ def test_importing_jaxcompat_never_needs_nox():
         "import jaxcompat, jaxcompat.nox\n"
         "print(jaxcompat.nox.requirements('0.4.13'))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=300,
-        check=False,
-    )
+    result = run_python(code)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "['jax==0.4.13', 'jaxlib==0.4.13', 'numpy<2', 'scipy<1.13']\n"
 
