@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,6 +98,18 @@ def requirements(jax: str) -> list[str]:
     return _row(jax).requirements
 
 
+def _uv_runs() -> bool:
+    """Whether a ``uv`` on PATH starts: a version manager's shim can be on PATH and fail."""
+    uv = shutil.which("uv")
+    if uv is None:
+        return False
+    try:
+        probe = subprocess.run([uv, "--version"], capture_output=True, check=False, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
 def install(session: Any, jax: str, *extra: str) -> None:
     """Install ``jax`` (a release of :func:`rows`, ``newest`` or ``future``) into ``session``:
     jax, jaxlib and the release's companion pins, and ``extra`` requirements with them.
@@ -108,7 +121,7 @@ def install(session: Any, jax: str, *extra: str) -> None:
     backend = getattr(session, "venv_backend", None)
     if backend == "uv":  # nox runs `uv pip install` itself
         session.install(*needed, env=index_env)
-    elif backend in ("virtualenv", "venv") and shutil.which("uv"):
+    elif backend in ("virtualenv", "venv") and _uv_runs():
         python = os.path.join(session.bin, "python")
         session.run(
             "uv", "pip", "install", "--python", python, *needed, env=index_env, external=True

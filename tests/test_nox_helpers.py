@@ -118,8 +118,16 @@ def test_install_with_a_uv_virtualenv_passes_pip_s_indexes_to_uv(pip_configured)
     assert session.env == {}
 
 
-def test_install_uses_uv_from_path_in_another_virtualenv(pip_configured, monkeypatch):
-    monkeypatch.setattr(jcn.shutil, "which", lambda name: f"/usr/bin/{name}")
+def _uv_on_path(monkeypatch, tmp_path, exit_status):
+    """An executable ``uv`` that exits with ``exit_status``, as the only uv on PATH."""
+    uv = tmp_path / "uv"
+    uv.write_text(f"#!/bin/sh\nexit {exit_status}\n")
+    uv.chmod(0o755)
+    monkeypatch.setattr(jcn.shutil, "which", lambda name: str(uv) if name == "uv" else None)
+
+
+def test_install_uses_uv_from_path_in_another_virtualenv(pip_configured, monkeypatch, tmp_path):
+    _uv_on_path(monkeypatch, tmp_path, exit_status=0)
     session = FakeSession("virtualenv")
     row = ROWS[-1]
     jcn.install(session, str(row["jax"]))
@@ -133,6 +141,14 @@ def test_install_without_uv_is_pip_s_own(pip_configured, monkeypatch):
     monkeypatch.setattr(jcn.shutil, "which", lambda name: None)
     session = FakeSession("virtualenv")
     jcn.install(session, "0.4.37")  # jaxlib 0.4.36: the row says so
+    assert session.calls == [("install", ("jax==0.4.37", "jaxlib==0.4.36"), None)]
+
+
+def test_install_passes_over_a_uv_that_does_not_start(pip_configured, monkeypatch, tmp_path):
+    # A version manager's shim for a uv that is not installed is on PATH and exits 127.
+    _uv_on_path(monkeypatch, tmp_path, exit_status=127)
+    session = FakeSession("virtualenv")
+    jcn.install(session, "0.4.37")
     assert session.calls == [("install", ("jax==0.4.37", "jaxlib==0.4.36"), None)]
 
 
