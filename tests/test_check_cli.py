@@ -165,6 +165,34 @@ def test_symlink_loops_and_fifos_are_errors_not_tracebacks_or_hangs(in_tmp, caps
 
 
 @uses_fixture
+def test_a_path_with_no_python_file_is_an_error_not_a_green_run(in_tmp, capsys):
+    (in_tmp / "docs").mkdir()
+    write(in_tmp, "docs/index.md", "import jax\n")
+    write(in_tmp, "ok.py", "import jax\njax.tree_util.tree_map(f, x)\n")
+    code, out, _ = run(capsys, "docs", "ok.py")
+    assert code == 2
+    assert out.splitlines()[0] == "docs:1:1: error: no Python file under this directory"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+@uses_fixture
+def test_a_symlinked_directory_is_followed(in_tmp, capsys, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    write(elsewhere, "mod.py", "import jax\njax.tree.map(f, x)\n")
+    (elsewhere / "back").symlink_to(elsewhere)  # a loop: walked once
+    (in_tmp / "pkg").mkdir()
+    (in_tmp / "pkg" / "linked").symlink_to(elsewhere)
+    code, out, _ = run(capsys, "pkg")
+    assert code == 1
+    assert out.splitlines()[0] == (
+        f"{os.path.join('pkg', 'linked', 'mod.py')}:2:1: JC001 `jax.tree.map` does not exist "
+        "on 0.4.13; use `jaxcompat.tree.map`"
+    )
+    code, out, _ = run(capsys, "pkg/linked")  # the argument itself a symlink
+    assert code == 1
+
+
+@uses_fixture
 def test_an_invalid_jax_requirement_is_an_error(in_tmp, capsys):
     write(
         in_tmp,

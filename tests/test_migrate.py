@@ -4,6 +4,7 @@ import ast
 import os
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -382,6 +383,59 @@ def test_files_that_cannot_be_migrated_are_named_and_the_rest_migrated(library, 
     assert out[-1] == "Migrated 3 of 4 files; 5 could not be migrated" + PORTED
     assert contents(library) == MIGRATED
     assert (library / "lib" / "broken.py").read_text() == "import jax\ndef f(:\n"
+
+
+def test_a_file_that_cannot_be_written_is_named_and_the_rest_migrated(library, capsys, monkeypatch):
+    # Permissions do not stop every user (root writes a read-only file), so the write itself
+    # fails here as it does on a read-only file or a full disk.
+    write_bytes = Path.write_bytes
+
+    def refuse_core(self: Path, data: bytes) -> int:
+        if self.name == "core.py":
+            raise PermissionError(13, "Permission denied", str(self))
+        return write_bytes(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", refuse_core)
+    assert main(["lib"]) == 2
+    out = capsys.readouterr().out.splitlines()
+    core = os.path.join("lib", "core.py")
+    assert out == [
+        f"migrated {os.path.join('lib', 'bom.py')}",
+        f"{core}:1:1: error: cannot write: Permission denied",
+        f"migrated {os.path.join('lib', 'latin1.py')}",
+        no_pyproject("lib"),
+        "Migrated 2 of 4 files; 1 could not be migrated" + PORTED,
+    ]
+    assert contents(library) == {
+        **MIGRATED,
+        "lib/core.py": b"import jax.numpy as jnp\r\n\r\nones = jnp.ones  # CRLF\r\n",
+    }
+
+
+def test_a_directory_without_python_files_is_an_error(library, capsys):
+    (library / "empty").mkdir()
+    (library / "empty" / "notes.txt").write_text("import jax\n")
+    assert main(["empty", "lib/core.py"]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == [
+        "empty:1:1: error: no Python file under this directory",
+        f"migrated {os.path.join('lib', 'core.py')}",
+    ]
+    assert out[-1] == "Migrated 1 of 1 file; 1 could not be migrated" + PORTED
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_symlinked_directory_is_followed_once(library, capsys, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "mod.py").write_text("import jax\n")
+    (elsewhere / "back").symlink_to(elsewhere)  # a loop, walked once
+    (library / "lib" / "linked").symlink_to(elsewhere)
+    (library / "lib" / "again").symlink_to(library / "lib")  # inside the tree: walked already
+    assert main(["lib"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"migrated {os.path.join('lib', 'linked', 'mod.py')}" in out
+    assert out[-1] == "Migrated 4 of 5 files" + PORTED
+    assert (elsewhere / "mod.py").read_text() == "import jaxcompat as jax\n"
 
 
 def test_usage_errors(library, capsys):

@@ -20,6 +20,7 @@ from pathlib import Path
 from .._pipes import quiet_on_closed_pipe
 from .._program import program_name
 from ._files import (
+    NO_PYTHON_FILES,
     existing_paths,
     few_collections,
     python_files,
@@ -119,7 +120,9 @@ def main(argv: list[str]) -> int:
     files = lines = 0
     with few_collections():
         for path in paths:
+            found_any = False
             for file in python_files(path):
+                found_any = True
                 try:
                     source = read_source(file)
                     scope, origin = range_for_file(file, override, known_ranges)
@@ -152,6 +155,8 @@ def main(argv: list[str]) -> int:
                     if ignore and finding.code.startswith(ignore):
                         continue
                     reported.append(FileFinding(str(file), finding))
+            if not found_any:
+                errors.append(ParseError(str(path), 1, 1, NO_PYTHON_FILES))
     print(render(args.format, reported, errors, files, lines, ranges))
     if errors:
         return 2

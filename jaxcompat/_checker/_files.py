@@ -1,8 +1,9 @@
 """The files ``jaxcompat check`` and ``jaxcompat migrate`` read: which, how, and how deep.
 
-Directory symlinks are not followed, so a loop of them ends; what is not a regular file (a
-FIFO or a device named ``x.py``, which would block the read or never end it) is never opened;
-and a syntax tree as deep as Python compiles is walked in a thread with room for it.
+Directory symlinks are followed, each directory once, so a loop of them ends; what is not a
+regular file (a FIFO or a device named ``x.py``, which would block the read or never end it)
+is never opened; a path with no Python file is an error, not a check of nothing; and a
+syntax tree as deep as Python compiles is walked in a thread with room for it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TypeVar
 
 __all__ = [
     "LINE_END",
+    "NO_PYTHON_FILES",
     "SKIPPED_DIRECTORIES",
     "char_column",
     "decode_keeping_line_ends",
@@ -90,15 +92,36 @@ def char_column(line: str, byte_offset: int) -> int:
 
 
 def python_files(path: Path) -> Iterator[Path]:
-    """``path`` itself if it is no directory, else every ``.py`` file under it, sorted."""
+    """``path`` itself if it is no directory, else every ``.py`` file under it, sorted.
+
+    A symlinked directory is followed, unless it leads back into the tree (a loop, or a
+    directory the walk reaches anyway): each directory is walked once, by its first name.
+    """
     if not path.is_dir():
         yield path
         return
-    for directory, subdirectories, files in os.walk(path):
-        subdirectories[:] = sorted(d for d in subdirectories if d not in SKIPPED_DIRECTORIES)
+    root = os.path.realpath(path)
+    walked = {root}
+    for directory, subdirectories, files in os.walk(path, followlinks=True):
+        kept = []
+        for name in sorted(subdirectories):
+            if name in SKIPPED_DIRECTORIES:
+                continue
+            real = os.path.realpath(os.path.join(directory, name))
+            inside = os.path.commonpath([root, real]) == root
+            if os.path.islink(os.path.join(directory, name)) and (inside or real in walked):
+                continue
+            walked.add(real)
+            kept.append(name)
+        subdirectories[:] = kept
         for name in sorted(files):
             if name.endswith(".py"):
                 yield Path(directory) / name
+
+
+#: What both commands say of a directory argument with no Python file in it (a green run
+#: that checked nothing would hide a wrong path).
+NO_PYTHON_FILES = "no Python file under this directory"
 
 
 def read_regular_file(file: Path) -> bytes:

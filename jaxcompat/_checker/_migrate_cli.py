@@ -11,10 +11,10 @@ with ``--diff`` it prints the diff too).
 
 Exit 0 when done (with ``--check``: when nothing would change), 1 when ``--check`` finds a
 file to change, 2 on a usage error (a path that does not exist, a bad ``--jax``) or when a
-file cannot be migrated (it cannot be read, is not a regular file, does not parse, or its
-pyproject.toml gives no range), which is named with the reason; the other files are still
-migrated. A reader that closes the output early ends the command quietly (exit 141, as a
-shell reports SIGPIPE).
+file cannot be migrated (it cannot be read or written, is not a regular file, does not parse,
+or its pyproject.toml gives no range) or a directory holds no Python file, which is named
+with the reason; the other files are still migrated. A reader that closes the output early
+ends the command quietly (exit 141, as a shell reports SIGPIPE).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 
 from .._program import program_name
 from ._files import (
+    NO_PYTHON_FILES,
     decode_keeping_line_ends,
     existing_paths,
     few_collections,
@@ -127,7 +128,9 @@ def main(argv: list[str]) -> int:
     ported: list[PortedFile] = []
     with few_collections():
         for path in paths:
+            found_any = False
             for file in python_files(path):
+                found_any = True
                 try:
                     source, migrated, encoding, scope = _migrate_file(file, override, known_ranges)
                 except (OSError, SyntaxError, ValueError, RecursionError) as error:
@@ -150,10 +153,20 @@ def main(argv: list[str]) -> int:
                         )
                     )
                 if write:
-                    file.write_bytes(migrated.encode(encoding))
+                    try:
+                        file.write_bytes(migrated.encode(encoding))
+                    except OSError as error:
+                        print(f"{file}:1:1: error: cannot write: {error.strerror or error}")
+                        ported[-1] = PortedFile(file, source, source, scope)
+                        changed -= 1
+                        failed += 1
+                        continue
                     print(f"migrated {file}")
                 elif not args.diff:
                     print(f"would migrate {file}")
+            if not found_any:
+                print(f"{path}:1:1: error: {NO_PYTHON_FILES}")
+                failed += 1
     with few_collections():
         pyproject_changed, closing = finish_port(
             paths, ported, write=write, diff=args.diff, pyproject=not args.no_pyproject
