@@ -1,1 +1,8 @@
-"""Version-agnostic machinery that the ``jax_*`` backends choose from and configure."""
+"""What the ``jax_*`` backends share: the machinery each one chooses from and configures.
+
+The jit of a plain function and its options (``jitting``, ``jit_object``, ``jit_options``),
+its AOT stages (``aot``), cycle screening where jaxlib's flatten segfaults (``cycles``),
+tracer-safe hashing (``hashing``), control flow that accepts callables hashing tracers
+(``control_flow``) and ``block_if_array`` (``arrays``). The method jit, which is the same on
+every release, is ``jaxcompat._methods``.
+"""

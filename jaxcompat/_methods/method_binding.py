@@ -12,205 +12,27 @@ The forms, and what serves them:
 * ``jit(obj.method)`` gives a :class:`BoundJitted` directly; ``jit(C.make)`` for a
   classmethod binds to the class. ``jit(classmethod(f))`` gives a :class:`JittedClassMethod`.
 
-Every call goes through :meth:`MethodJit.call`: ``self``'s state is split into traced arrays
-and a static key (``instance_state``), and JAX's jitted *core* runs with them. The core
-receives the instance through :data:`_calling`, which the call sets for its duration on
-its own thread; when JAX traces, the core runs the method on a shadow of the instance
-holding tracers, then writes what the method assigned back onto the real objects.
+Every call goes through a :class:`~.method_jit.MethodJit`, shared by every instance and
+every form (``method_jit``): ``self``'s state is split into traced arrays and a static key
+(``instance_state``), and JAX's jitted core runs with them. :class:`BoundJitted` makes that
+call inline, as it is the hot path of every method call.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
-import threading
 import types
-import weakref
 from collections.abc import Callable
 from typing import Any
 
 import jax
 import numpy as np
 
-from . import instance_state
-from .cycles import ATOM_TYPES, refuse_cycles
-from .jit_object import jit_repr, make_plain_jit, rebuild_jit
-from .jit_options import JitTraits, as_tuple, resolve_argnums_argnames, static_arguments
-from .shadow import shadow_for_trace
+from .._backends._common.cycles import ATOM_TYPES, refuse_cycles
+from .._backends._common.jit_object import jit_repr, make_plain_jit, rebuild_jit
+from .._backends._common.jit_options import JitTraits
+from .method_jit import MethodJit, calling, unbound_method_options
 from .state_walk import read_state
-from .trace_writes import TraceWrites, attributes_changed, attributes_of, state_key
-
-#: The instance whose jitted method is being called, per thread (``None`` outside a call).
-_calling = threading.local()
-
-
-class MethodJit:
-    """The compiled form of one method with one set of options, shared by all instances.
-
-    JAX's jitted core takes ``(self_arrays, self_key, *args, **kwargs)``: the instance's arrays
-    are traced arguments, and the rest of its state is one static argument.
-    """
-
-    # Held by an object whose method is jitted, it is compared by identity: its state is
-    # compiled code, not the object's. (A bound one is walked by its instance.)
-    _jaxcompat_compare_by_identity = True
-
-    def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> None:
-        self.fun = fun
-        self.options = options
-        self.splitter = instance_state.StateSplitter(fun)
-        # Made when a trace first writes to self (``trace_writes``): until then, instances
-        # with equal state share compiled code, and no call pays for telling them apart.
-        self.writes: TraceWrites | None = None
-        # The static arguments after self, which JAX never flattens (negative positions count
-        # from the end either way).
-        positions, names = static_arguments(fun, options)
-        self.static_arguments = (tuple(i - 1 if i > 0 else i for i in positions if i), names)
-        # Arguments are screened for cycles only where jaxlib's flatten segfaults on them.
-        self.screens_arguments = traits.flatten_segfaults
-        self.core = make_plain_jit(self._make_core(), _core_options(fun, options), traits)
-        # JAX's own jitted core, for calls whose arguments were checked for cycles before
-        # the state was split (the core's own check would walk the state's arrays again).
-        self.call_core = self.core.func
-
-    def call(self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        return self.stage(instance, "__call__", args, kwargs)[0]
-
-    def stage(self, instance: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Call the core, or its ``lower``/``trace``/``eval_shape``; return it with the key."""
-        self.refuse_cycles(name if name in ("lower", "trace") else "jit", args, kwargs)
-        arrays, key = self.splitter.split(instance)
-        writes = self.writes
-        if writes is not None:
-            key = writes.key_for(instance, key)
-        _calling.instance = instance  # see BoundJitted.__call__
-        try:
-            target = self.call_core if name == "__call__" else getattr(self.core, name)
-            return target(arrays, key, *args, **kwargs), key
-        finally:
-            _calling.instance = None
-
-    def refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """Refuse arguments jaxlib's flatten would segfault on (``cycles``), where it would;
-        the state is checked for cycles as it is split."""
-        if self.screens_arguments:
-            refuse_cycles(verb, args, kwargs, static=self.static_arguments)
-
-    def _make_core(self) -> Callable[..., Any]:
-        fun = self.fun
-
-        def core(self_arrays: Any, self_key: Any, /, *args: Any, **kwargs: Any) -> Any:
-            instance = _calling.instance  # set by the call on this thread, read before all else
-            reads = self.splitter.reads_of(type(instance))
-            before = attributes_of(instance), state_key(self.splitter, instance)
-            stand_in, copies = shadow_for_trace(instance, self_arrays, reads)
-            out = fun(stand_in, *args, **kwargs)
-            wrote_below = copies.write_back()
-            self._remember_writes(instance, self_key, before, wrote_below)
-            return out
-
-        # JAX maps static/donate names to positions through the signature, so give the core
-        # the method's parameters after two leading slots that replace ``self``.
-        try:
-            parameters = list(inspect.signature(fun).parameters.values())[1:]
-            slots = [
-                inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
-                for name in ("_jaxcompat_self_arrays", "_jaxcompat_self_key")
-            ]
-            core.__signature__ = inspect.Signature(slots + parameters)  # type: ignore[attr-defined]
-        except (TypeError, ValueError):
-            pass
-        else:
-            # JAX names the traced function's file and line (in an escaped tracer's error,
-            # in debug info) from inspect.unwrap of it: the method's own, as under jax.jit.
-            # The signature above stops inspect.signature from unwrapping to it.
-            core.__wrapped__ = fun  # type: ignore[attr-defined]
-        core.__name__ = getattr(fun, "__name__", "method")
-        core.__qualname__ = getattr(fun, "__qualname__", core.__name__)
-        core.__module__ = getattr(fun, "__module__", None)  # type: ignore[assignment]
-        return core
-
-    def _remember_writes(
-        self, instance: Any, traced_key: Any, before: tuple[Any, Any], wrote_below: bool
-    ) -> None:
-        """If the trace wrote to ``instance``, mark ``traced_key`` as its own (``trace_writes``).
-
-        A write is an attribute of ``self`` set, replaced or deleted, or any change to the
-        state the method reads, at any depth (``self.cfg.count += 1``, ``self.log.append``):
-        under ``jax.jit`` each instance's own trace makes it, so each instance is traced.
-        """
-        attributes_before, key_before = before
-        key_now = state_key(self.splitter, instance)
-        wrote = (
-            wrote_below
-            or (attributes_before is not None and attributes_changed(attributes_before, instance))
-            or key_now is None
-            or key_now != key_before
-        )
-        if not wrote:
-            return
-        writes = self.writes
-        if writes is None:
-            writes = self.writes = TraceWrites()
-        writes.record(instance, traced_key, key_now)
-
-    def clear_cache(self) -> None:
-        self.core.clear_cache()
-        if self.writes is not None:
-            self.writes.clear()
-
-
-def _core_options(fun: Callable[..., Any], options: dict[str, Any]) -> dict[str, Any]:
-    """The method's options, moved onto the core, whose two first slots replace ``self``."""
-    core_options = dict(options)
-    pairs = (("static_argnums", "static_argnames"), ("donate_argnums", "donate_argnames"))
-    for nums, names in pairs:
-        if nums not in options and names not in options:
-            continue
-        positions, keywords = resolve_argnums_argnames(fun, options.get(nums), options.get(names))
-        core_options[nums] = tuple(0 if i == 0 else i + 1 for i in positions)
-        if names in options or keywords:
-            core_options[names] = keywords
-    core_options["static_argnums"] = (1, *as_tuple(core_options.get("static_argnums")))
-    if not core_options.get("donate_argnames"):
-        core_options.pop("donate_argnames", None)  # may be missing on this release
-    return core_options
-
-
-_SHARED: weakref.WeakKeyDictionary[Any, dict[Any, MethodJit]] = weakref.WeakKeyDictionary()
-
-
-def shared_method_jit(
-    fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits
-) -> MethodJit:
-    """One MethodJit per (function, options), so jit(a.f) and jit(b.f) share compiled code."""
-    try:
-        key = tuple(sorted(options.items()))
-        hash(key)
-        per_function = _SHARED.setdefault(fun, {})
-    except TypeError:  # unhashable options, or a function that cannot be weakly referenced
-        return MethodJit(fun, options, traits)
-    method = per_function.get(key)
-    if method is None:
-        method = per_function[key] = MethodJit(fun, options, traits)
-    return method
-
-
-def bound_method_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options given for ``jit(obj.method)`` count from the argument after self: shift them."""
-    shifted = dict(options)
-    for name in ("static_argnums", "donate_argnums"):
-        if name in shifted:
-            shifted[name] = tuple(i + 1 for i in as_tuple(shifted[name]))
-    return shifted
-
-
-def _unbound_options(options: dict[str, Any]) -> dict[str, Any]:
-    shifted = dict(options)
-    for name in ("static_argnums", "donate_argnums"):
-        if name in shifted:
-            shifted[name] = tuple(i - 1 for i in as_tuple(shifted[name]) if i != 0)
-    return shifted
 
 
 def _is_array_like(value: Any) -> bool:
@@ -395,10 +217,10 @@ class BoundJitted:
             key = writes.key_for(instance, key)
         # The core reads the instance first thing if JAX traces it; a nested call that sets
         # another one later does no harm, and clearing it keeps no instance alive.
-        _calling.instance = instance
+        calling.instance = instance
         core = method.call_core
         out = core(arrays, key, *args, **kwargs) if kwargs else core(arrays, key, *args)
-        _calling.instance = None
+        calling.instance = None
         return out
 
     @property
@@ -440,7 +262,7 @@ class BoundJitted:
         return jit_repr(lambda: f"bound method {self.__qualname__} of {self.__self__!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (rebuild_jit, (self.__wrapped__, _unbound_options(self._method.options)))
+        return (rebuild_jit, (self.__wrapped__, unbound_method_options(self._method.options)))
 
 
 class _BoundStage:

@@ -10,7 +10,7 @@ gets a key of its own (:class:`PerInstanceKey`), and so a trace of its own, wher
 lands; the instance that wrote, and every later call on it, keep the shared key. A method
 that never writes while tracing never reaches this module: equal state shares compiled code.
 
-What counts as a write is decided in ``method_binding``: an attribute set or deleted on
+What counts as a write is decided in ``method_jit``: an attribute set or deleted on
 ``self`` itself, or any change the trace made to the state the method reads at any depth
 (``self.cfg.count += 1``, ``self.log.append(...)``), which would land on one instance alone.
 
