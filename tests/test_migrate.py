@@ -552,6 +552,53 @@ def test_a_name_read_for_private_attributes_stays_jaxs_module():
     )
 
 
+def test_a_name_read_for_public_and_private_attributes_becomes_jaxcompat():
+    # As equinox's _jit.py: `import jax._src.dispatch` binds `jax` to JAX's package, so a
+    # `jax.errors` left JAX's would lack JaxRuntimeError before 0.4.34 once its gate is gone.
+    source = (
+        "import jax\n"
+        "import jax._src.dispatch\n"
+        "import jax.numpy\n"
+        "try:\n"
+        "    JaxRuntimeError = jax.errors.JaxRuntimeError\n"
+        "except AttributeError:\n"
+        "    JaxRuntimeError = jax.lib.xla_extension.XlaRuntimeError\n"
+        "wait = jax._src.dispatch.wait_for_tokens\n"
+        "v = jax.__version__\n"
+    )
+    ported = (
+        "import jax as _jax_private, jaxcompat as jax\n"
+        "import jax._src.dispatch, jax as _jax_private, jaxcompat as jax\n"
+        "import jax as _jax_private, jaxcompat as jax\n"
+        "JaxRuntimeError = jax.errors.JaxRuntimeError\n"
+        "wait = _jax_private._src.dispatch.wait_for_tokens\n"
+        "v = jax.JAX_VERSION_STRING\n"
+    )
+    assert migrate_source(source, spec_mask(">=0.4.13", "test")) == ported
+    assert migrate_source(ported, spec_mask(">=0.4.13", "test")) == ported
+    namespace: dict[str, object] = {}
+    exec(compile(ported, "ported.py", "exec"), namespace)
+    import jax._src.dispatch
+
+    assert namespace["jax"] is jaxcompat
+    assert namespace["JaxRuntimeError"] is jaxcompat.errors.JaxRuntimeError
+    assert namespace["wait"] is jax._src.dispatch.wait_for_tokens
+
+
+def test_a_gate_on_a_name_left_jaxs_does_not_collapse_to_jaxcompats():
+    # `j` is read only for private attributes, so it stays JAX's: jaxcompat giving
+    # `typeof` on every release says nothing of `getattr(j, "typeof")` there.
+    source = (
+        "import jax as j\n"
+        "core = j._src.core\n"
+        "if hasattr(j, 'typeof'):\n"
+        "    typeof = getattr(j, 'typeof')\n"
+        "else:\n"
+        "    typeof = None\n"
+    )
+    assert migrate_source(source, spec_mask(">=0.4.13", "test")) == source
+
+
 def test_a_private_attribute_written_across_lines_is_still_seen():
     # Inside brackets a line end and a comment may come between the dot and the name; the
     # rewrite finds the lines of private attributes in the text before walking the tree.

@@ -3,9 +3,13 @@
 The rewrite changes only the text of import statements, and reads of the JAX release through
 a name that is then jaxcompat: ``jax.__version_info__`` becomes ``jax.JAX_VERSION`` and
 ``jax.__version__`` becomes ``jax.JAX_VERSION_STRING``, because jaxcompat's own
-``__version__`` is jaxcompat's release, not JAX's. Everything else (comments, formatting,
-line endings) is kept byte for byte, and every line keeps its number, so tracebacks through
-the rewritten file point at the library's own lines. A second run changes nothing.
+``__version__`` is jaxcompat's release, not JAX's. A name the file reads private attributes
+through (``jax._src``) stays JAX's, unless public names are read through it too: then it
+becomes jaxcompat and the private reads move to JAX's package under a name of their own
+(``_jax_private._src``), so that every public name of a ported file is jaxcompat's.
+Everything else (comments, formatting, line endings) is kept byte for byte, and every line
+keeps its number, so tracebacks through the rewritten file point at the library's own lines.
+A second run changes nothing.
 """
 
 from __future__ import annotations
@@ -76,9 +80,13 @@ def _statement_edit(node: ast.stmt, lines: list[str], text: str) -> Edit:
     )
 
 
-def _import_edit(node: ast.Import, lines: list[str], private_readers: set[str]) -> Edit | None:
+def _import_edit(
+    node: ast.Import, lines: list[str], private_readers: set[str], split: dict[str, str]
+) -> Edit | None:
     """``import jax.numpy as jnp`` -> ``import jaxcompat.numpy as jnp``, and so on; a name
-    the file reads private attributes through (``jax._src``) stays JAX's module."""
+    the file reads only private attributes through (``jax._src``) stays JAX's module; a name
+    it reads public and private attributes through (``split``: name -> the name its private
+    reads move to) becomes jaxcompat, and JAX's package is bound to the other name too."""
     aliases: list[ast.alias] = []
     changed = False
     for index, alias in enumerate(node.names):
@@ -87,7 +95,14 @@ def _import_edit(node: ast.Import, lines: list[str], private_readers: set[str]) 
             later.name == "jaxcompat" and later.asname == "jax" for later in node.names[index:]
         )
         bound = asname or name.partition(".")[0]
-        if (name != "jax" and not name.startswith("jax.")) or bound in private_readers:
+        if (name == "jax" or name.startswith("jax.")) and bound in split:
+            # `import jax._src.dispatch` next to `jax.errors`: the private module is
+            # imported, JAX's package bound to the private name, the public name to jaxcompat.
+            if asname is None and name not in MIRRORED_JAX_MODULES:
+                aliases.append(alias)
+            aliases += [ast.alias("jax", split[bound]), ast.alias("jaxcompat", bound)]
+            changed = True
+        elif (name != "jax" and not name.startswith("jax.")) or bound in private_readers:
             aliases.append(alias)
         elif asname is not None:
             # `import jax.numpy as jnp` binds jnp to that module: rewritten where mirrored.
@@ -189,16 +204,58 @@ def _attributes_and_comparisons(
     return attributes, comparisons
 
 
-def _private_readers(attributes: list[ast.Attribute]) -> set[str]:
-    """The names the file reads a private attribute through (``jax._src.core``): jaxcompat
-    forwards no private name, so a port must leave such a name bound to JAX's module."""
-    return {
-        node.value.id
+def _private_reads(attributes: list[ast.Attribute]) -> list[ast.Name]:
+    """The names through which the file reads a private attribute (``jax._src.core``):
+    jaxcompat forwards no private name, so these reads must reach JAX's module."""
+    return [
+        node.value
         for node in attributes
         if isinstance(node.value, ast.Name)
         and node.attr.startswith("_")
         and node.attr not in VERSION_ATTRIBUTES
+    ]
+
+
+def _package_names(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:
+    """The names an import binds to JAX's package: ``jax`` in ``import jax`` and ``import
+    jax._src.dispatch``, ``j`` in ``import jax as j``."""
+    return {
+        alias.asname or "jax"
+        for node in imports
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name == "jax" or (alias.name.startswith("jax.") and alias.asname is None)
     }
+
+
+def _split_names(
+    tree: ast.AST, source: str, lines: list[str], private_readers: set[str]
+) -> dict[str, str]:
+    """The private readers the file also reads public attributes through (``jax.errors``
+    beside ``jax._src.dispatch``), each with the unused name its private reads move to.
+
+    Such a name becomes jaxcompat in the port: were it left JAX's, every public name read
+    through it would be JAX's, and a gate on it judged as jaxcompat's would be wrong
+    (``jax.errors.JaxRuntimeError`` is jaxcompat's on every release, JAX's from 0.4.34).
+    """
+    names = "|".join(re.escape(name) for name in sorted(private_readers))
+    public = re.compile(rf"(?<![\w.])(?:{names})\s*\.\s*[A-Za-z]")
+    found = [number for number, line in enumerate(lines, 1) if public.search(line)]
+    readers = {
+        node.value.id
+        for node in walk(tree, found)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in private_readers
+        and not node.attr.startswith("_")
+    }
+    split = {}
+    for name in sorted(readers):
+        private = f"_{name}_private"
+        while re.search(rf"\b{private}\b", source):
+            private += "_"
+        split[name] = private
+    return split
 
 
 def _bound_to_jaxcompat(
@@ -277,6 +334,18 @@ def _version_edits(
     return edits
 
 
+def _name_edit(node: ast.Name, lines: list[str], text: str) -> Edit:
+    assert node.end_lineno is not None
+    assert node.end_col_offset is not None
+    return Edit(
+        node.lineno,
+        _column(lines, node.lineno, node.col_offset),
+        node.end_lineno,
+        _column(lines, node.end_lineno, node.end_col_offset),
+        text,
+    )
+
+
 def _constant_edit(node: ast.Constant, lines: list[str]) -> Edit:
     """A release string literal as the int tuple it names."""
     assert node.end_lineno is not None
@@ -303,17 +372,23 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
         attributes, comparisons = _attributes_and_comparisons(tree, source, lines)
     else:
         attributes, comparisons = [], []  # nothing below looks at them
-    private_readers = _private_readers(attributes) if "._" in source else set()
+    private_reads = _private_reads(attributes) if "._" in source else []
+    private_readers = {name.id for name in private_reads}
+    packages = private_readers & _package_names(imports)
+    split = _split_names(tree, source, lines, packages) if packages else {}
     edits: list[Edit] = []
     for node in imports:
         if isinstance(node, ast.Import):
-            edit = _import_edit(node, lines, private_readers)
+            edit = _import_edit(node, lines, private_readers, split)
         else:
             edit = _import_from_edit(node, lines, scope)
         if edit is not None:
             edits.append(edit)
+    for name in private_reads:
+        if name.id in split:
+            edits.append(_name_edit(name, lines, split[name.id]))
     if reads_versions:
-        names = _bound_to_jaxcompat(imports, private_readers)
+        names = _bound_to_jaxcompat(imports, private_readers - split.keys())
         edits += _version_edits(attributes, comparisons, lines, names)
     # Applied from the end, so that earlier positions stay valid.
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):

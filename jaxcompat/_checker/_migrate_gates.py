@@ -251,4 +251,13 @@ def _keep(gate: Gate, scope: int) -> str | None:
     gate jaxcompat makes unneeded (JC030); None for a gate that stays."""
     if gate.node is None:
         return None
-    return dead_branch(gate, scope) or replacing_branch(gate, scope)
+    dead = dead_branch(gate, scope)
+    if dead is not None:
+        return dead
+    replacing = replacing_branch(gate, scope)
+    branch = gate.branches[0 if replacing == "first" else 1] if replacing else []
+    if any(path == "jax" or path.startswith("jax.") for path in branch):
+        # The branch reads a name that is JAX's in this file (bound by an import migrate
+        # leaves JAX's): jaxcompat giving it everywhere says nothing of JAX's own.
+        return None
+    return replacing
