@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
-import pkgutil
 import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from jaxcompat import _backends
+from jaxcompat._backends import backend_floors
 
 __all__ = [
     "BACKEND_ENV_VAR",
@@ -47,16 +46,6 @@ class Finding:
 
     def as_dict(self) -> dict[str, str]:
         return asdict(self)
-
-
-def _backend_floors() -> dict[str, tuple[int, ...]]:
-    # The same discovery as jaxcompat._dispatch.backend_floors, which cannot be imported here:
-    # importing _dispatch reads JAX's version.
-    floors = {}
-    for module in pkgutil.iter_modules(_backends.__path__):
-        if module.name.startswith("jax_"):
-            floors[module.name] = tuple(int(p) for p in module.name[4:].split("_"))
-    return dict(sorted(floors.items(), key=lambda item: item[1]))
 
 
 def _pip(*requirements: str) -> str:
@@ -100,7 +89,7 @@ def installed_jax() -> tuple[str | None, str | None]:
 
 def _bad_backend(environ: dict[str, str] | os._Environ[str]) -> Finding | None:
     forced = environ.get(BACKEND_ENV_VAR)
-    floors = _backend_floors()
+    floors = backend_floors()
     if not forced or forced in floors:
         return None
     return Finding(
@@ -127,7 +116,7 @@ def diagnose_import(
     bad_backend = _bad_backend(environ)
     cause = error.__cause__
     jax_version, _ = installed_jax()
-    oldest = min(_backend_floors().values())
+    oldest = min(backend_floors().values())
     oldest_text = ".".join(map(str, oldest))
     if isinstance(cause, ModuleNotFoundError) and cause.name in ("jax", "jaxlib"):
         findings.append(

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 from types import ModuleType
 
 from . import _backends
+from ._backends import backend_floors
 from ._version import JAX_VERSION, JAX_VERSION_STRING, parse_release
 
 __all__ = [
@@ -32,16 +32,6 @@ ENV_VAR = "JAXCOMPAT_BACKEND"
 
 def format_release(release: tuple[int, ...]) -> str:
     return ".".join(map(str, release))
-
-
-def backend_floors() -> dict[str, tuple[int, ...]]:
-    """Map every backend module name to its floor release, oldest first."""
-    floors = {}
-    for module in pkgutil.iter_modules(_backends.__path__):
-        name = module.name
-        if name.startswith("jax_"):
-            floors[name] = tuple(int(part) for part in name[len("jax_") :].split("_"))
-    return dict(sorted(floors.items(), key=lambda item: item[1]))
 
 
 def select_backend(

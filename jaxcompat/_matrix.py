@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import json
-import pkgutil
 import sys
 from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import Any
+
+from ._backends import backend_floors
 
 __all__ = ["FORMAT", "MatrixRow", "backend_of", "backend_ranges", "from_matrix_yml", "rows"]
 
@@ -51,22 +52,10 @@ class MatrixRow:
         }
 
 
-def _backend_floors() -> dict[str, tuple[int, ...]]:
-    # The discovery of jaxcompat._dispatch.backend_floors, which cannot be imported without JAX.
-    from jaxcompat import _backends
-
-    floors = {
-        module.name: tuple(int(part) for part in module.name[4:].split("_"))
-        for module in pkgutil.iter_modules(_backends.__path__)
-        if module.name.startswith("jax_")
-    }
-    return dict(sorted(floors.items(), key=lambda item: item[1]))
-
-
 def backend_of(release: tuple[int, ...]) -> str:
     """The backend that serves ``release``: the one with the highest floor at or below it."""
     chosen = None
-    for name, floor in _backend_floors().items():
+    for name, floor in backend_floors().items():
         if floor <= release:
             chosen = name
     if chosen is None:

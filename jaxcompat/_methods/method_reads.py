@@ -235,15 +235,6 @@ def _chain_from(attribute: ast.Attribute, parents: dict[int, ast.AST]) -> ReadPa
     return tuple(chain)
 
 
-def _constant_key(node: ast.expr) -> str | int | None:
-    """The key of a subscript written as a string or a non-negative integer, else None."""
-    if isinstance(node, ast.Constant):
-        value = node.value
-        if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
-            return value
-    return None
-
-
 def _constant_prefix(name: ast.expr) -> str:
     """``f"w{i}"`` names an attribute starting with ``"w"``; "" where nothing is known."""
     if isinstance(name, ast.JoinedStr) and name.values:

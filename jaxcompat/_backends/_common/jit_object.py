@@ -176,10 +176,11 @@ def jit_repr(describe: Callable[[], str]) -> str:
 
 
 def rebuild_jit(fun: Callable[..., Any], options: dict[str, Any]) -> Any:
-    """Unpickle a jitted method: jit it again with the same options."""
-    from jaxcompat import jit
+    """Unpickle a jitted method: jit it again with the same options, by the selected backend
+    (read when called: the backend imports this module)."""
+    from ..._dispatch import backend
 
-    return jit(fun, **options)
+    return backend.jit(fun, **options)
 
 
 def rebuild_jit_of(jax_jitted: Any, fun: Callable[..., Any], options: dict[str, Any]) -> Any:
