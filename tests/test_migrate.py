@@ -438,6 +438,32 @@ def test_a_symlinked_directory_is_followed_once(library, capsys, tmp_path_factor
     assert (elsewhere / "mod.py").read_text() == "import jaxcompat as jax\n"
 
 
+def test_gates_are_judged_on_the_range_the_port_declares(library, capsys):
+    # The port lowers jax>=0.5.3 to jax>=0.4.13 (nothing in the file needs more): the `else`
+    # that never ran above 0.5.3 runs below it, and stays.
+    gate = (
+        "import jax\n"
+        "if jax.__version_info__ >= (0, 5, 3):\n"
+        "    padding = 'SAME'\n"
+        "else:\n"
+        "    padding = 'VALID'\n"
+    )
+    (library / "lib" / "gate.py").write_text(gate)
+    (library / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=0.5.3"]\n')
+    assert main(["lib/gate.py"]) == 0
+    assert (library / "lib" / "gate.py").read_text() == gate.replace(
+        "import jax\n", "import jaxcompat as jax\n"
+    ).replace("__version_info__", "JAX_VERSION")
+    assert (library / "pyproject.toml").read_text() == (
+        '[project]\ndependencies = ["jax>=0.4.13", "jaxcompat"]\n'
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == (
+        "Migrated 1 of 1 file; removed 0 version gates; 1 finding left for a person (JC034: 1); "
+        "the ported code runs on JAX 0.4.13 and newer once those are fixed."
+    )
+
+
 def test_usage_errors(library, capsys):
     assert main(["no-such-dir"]) == 2
     assert capsys.readouterr().err == "jaxcompat migrate: no such file or directory: no-such-dir\n"
@@ -492,8 +518,10 @@ def test_the_range_comes_from_jax_or_the_nearest_pyproject(library, capsys):
         "(JC034: 1); the ported code runs on JAX 0.4.13 and newer once those are fixed.",
     ]
     (library / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=0.5.3"]\n')
-    assert main(["lib/gate.py"]) == 0
+    # Left its declared range, the port keeps jax>=0.5.3, where the gate is dead.
+    assert main(["--no-pyproject", "lib/gate.py"]) == 0
     assert (library / "lib" / "gate.py").read_text() == "import jaxcompat as jax\n"
+    capsys.readouterr()
     capsys.readouterr()
     (library / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=banana"]\n')
     assert main(["lib/bom.py"]) == 2

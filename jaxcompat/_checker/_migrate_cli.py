@@ -20,13 +20,18 @@ ends the command quietly (exit 141, as a shell reports SIGPIPE).
 from __future__ import annotations
 
 import argparse
+import ast
 import difflib
 import functools
 import sys
 import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from .._program import program_name
+from .._surface import rows
 from ._files import (
     NO_PYTHON_FILES,
     decode_keeping_line_ends,
@@ -36,11 +41,14 @@ from ._files import (
     read_regular_file,
     with_deep_recursion,
 )
-from ._migrate import migrate_source
-from ._migrate_pyproject import PortedFile, finish_port
+from ._migrate import migrate_source, rewrite_imports
+from ._migrate_pyproject import PortedFile, down_to, finish_port, lowest_release
 from ._ranges import RangeError, range_for_file, spec_mask
+from ._rules import Finding
 
 __all__ = ["main"]
+
+_T = TypeVar("_T")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -72,30 +80,60 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _migrated(source: str, scope: int) -> str:
+def _protected(function: Callable[[str, int | None], _T], source: str, scope: int | None) -> _T:
     with warnings.catch_warnings():
         # Compiling warns about things such as invalid escape sequences: not our business,
         # and under `-W error` they would turn a valid file into one that "does not parse".
         warnings.simplefilter("ignore")
         try:
-            return migrate_source(source, scope)
+            return function(source, scope)
         except RecursionError:  # a deep tree that Python may still compile
-            return with_deep_recursion(functools.partial(migrate_source, source, scope))
+            return with_deep_recursion(functools.partial(function, source, scope))
 
 
-def _migrate_file(
-    file: Path, override: int | None, known_ranges: dict[Path, tuple[int, str]]
-) -> tuple[str, str, str, int]:
-    """(source, migrated source, encoding, declared range); raises OSError, SyntaxError,
-    ValueError (a RangeError among them, for a pyproject.toml whose jax requirement is
-    invalid)."""
+def _imports_only(source: str, scope: int | None) -> str:
+    return rewrite_imports(source, ast.parse(source), scope)
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """A file read, with its imports pointed at jaxcompat (its gates not yet judged)."""
+
+    file: Path
+    source: str
+    encoding: str
+    scope: int  # the rows of its declared range
+    imported: str
+
+
+def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, str]]) -> _Loaded:
+    """Raises OSError, SyntaxError, ValueError (a RangeError among them, for a pyproject.toml
+    whose jax requirement is invalid)."""
     text, encoding = decode_keeping_line_ends(read_regular_file(file))
     scope, _ = range_for_file(file, override, known_ranges)
-    return text, _migrated(text, scope), encoding, scope
+    return _Loaded(file, text, encoding, scope, _protected(_imports_only, text, scope))
+
+
+def _port_floor(loaded: list[_Loaded]) -> str:
+    """The lowest release the ported files run on, read on their imports alone: the floor
+    the port declares, below the library's own where jaxcompat gives what it lacked. Gates
+    are judged down to it, as a gate that never runs above the old floor may run below it."""
+    from ._cli import check_source  # the findings as `check` gives them, suppressions kept
+
+    every_row = (1 << len(rows())) - 1
+    found: list[Finding] = []
+    for item in loaded:
+        try:
+            found += _protected(lambda text, _: check_source(text, every_row), item.imported, None)
+        except (SyntaxError, ValueError, RecursionError):
+            continue  # reported when the file is migrated
+    return lowest_release(found)
 
 
 def _problem(error: Exception) -> tuple[int, str]:
     """(line, what went wrong) for a file that cannot be migrated."""
+    if isinstance(error, NotADirectoryError) and str(error) == NO_PYTHON_FILES:
+        return 1, NO_PYTHON_FILES
     if isinstance(error, OSError):
         return 1, f"cannot read: {error.strerror or error}"
     if isinstance(error, RecursionError):
@@ -126,47 +164,64 @@ def main(argv: list[str]) -> int:
     known_ranges: dict[Path, tuple[int, str]] = {}
     files = changed = failed = 0
     ported: list[PortedFile] = []
+    loaded: list[_Loaded | tuple[Path, Exception]] = []
     with few_collections():
         for path in paths:
             found_any = False
             for file in python_files(path):
                 found_any = True
                 try:
-                    source, migrated, encoding, scope = _migrate_file(file, override, known_ranges)
+                    loaded.append(_load(file, override, known_ranges))
                 except (OSError, SyntaxError, ValueError, RecursionError) as error:
-                    line, problem = _problem(error)
-                    print(f"{file}:{line}:1: error: {problem}")
+                    loaded.append((file, error))
+            if not found_any:
+                loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
+        # With --no-pyproject the port declares the library's own range; else the lowered one.
+        if args.no_pyproject:
+            floor = rows()[-1]
+        else:
+            floor = _port_floor([item for item in loaded if isinstance(item, _Loaded)])
+        for item in loaded:
+            if isinstance(item, tuple):
+                file, unreadable = item
+                line, problem = _problem(unreadable)
+                print(f"{file}:{line}:1: error: {problem}")
+                failed += 1
+                continue
+            file, source, scope = item.file, item.source, item.scope
+            try:
+                migrated = _protected(migrate_source, item.imported, down_to(scope, floor))
+            except (SyntaxError, ValueError, RecursionError) as error:
+                line, problem = _problem(error)
+                print(f"{file}:{line}:1: error: {problem}")
+                failed += 1
+                continue
+            files += 1
+            ported.append(PortedFile(file, source, migrated, scope))
+            if migrated == source:
+                continue
+            changed += 1
+            if args.diff:
+                sys.stdout.writelines(
+                    difflib.unified_diff(
+                        source.splitlines(keepends=True),
+                        migrated.splitlines(keepends=True),
+                        f"{file} (before)",
+                        f"{file} (migrated)",
+                    )
+                )
+            if write:
+                try:
+                    file.write_bytes(migrated.encode(item.encoding))
+                except OSError as error:
+                    print(f"{file}:1:1: error: cannot write: {error.strerror or error}")
+                    ported[-1] = PortedFile(file, source, source, scope)
+                    changed -= 1
                     failed += 1
                     continue
-                files += 1
-                ported.append(PortedFile(file, source, migrated, scope))
-                if migrated == source:
-                    continue
-                changed += 1
-                if args.diff:
-                    sys.stdout.writelines(
-                        difflib.unified_diff(
-                            source.splitlines(keepends=True),
-                            migrated.splitlines(keepends=True),
-                            f"{file} (before)",
-                            f"{file} (migrated)",
-                        )
-                    )
-                if write:
-                    try:
-                        file.write_bytes(migrated.encode(encoding))
-                    except OSError as error:
-                        print(f"{file}:1:1: error: cannot write: {error.strerror or error}")
-                        ported[-1] = PortedFile(file, source, source, scope)
-                        changed -= 1
-                        failed += 1
-                        continue
-                    print(f"migrated {file}")
-                elif not args.diff:
-                    print(f"would migrate {file}")
-            if not found_any:
-                print(f"{path}:1:1: error: {NO_PYTHON_FILES}")
-                failed += 1
+                print(f"migrated {file}")
+            elif not args.diff:
+                print(f"would migrate {file}")
     with few_collections():
         pyproject_changed, closing = finish_port(
             paths, ported, write=write, diff=args.diff, pyproject=not args.no_pyproject

@@ -44,6 +44,7 @@ else:  # pragma: no cover - Python 3.10
 __all__ = [
     "FAILING_CODES",
     "PyprojectEdit",
+    "down_to",
     "finish_port",
     "lowest_release",
     "nearest_pyproject",
@@ -259,7 +260,7 @@ def _gates(source: str) -> int:
     return sum(gate.kind in ("version", "hasattr", "try") for gate in gates)
 
 
-def _down_to(scope: int, floor: str) -> int:
+def down_to(scope: int, floor: str) -> int:
     """`scope` with the rows from `floor` up to its first row added (the lowered range)."""
     names = rows()
     first = next(index for index in range(len(names)) if scope >> index & 1)
@@ -319,7 +320,7 @@ def finish_port(
     removed = 0
     for file in ported:
         removed += max(0, _gates(file.source) - _gates(file.migrated))
-        for finding in check_source(file.migrated, _down_to(file.scope, floor)):
+        for finding in check_source(file.migrated, down_to(file.scope, floor)):
             codes[finding.code] += 1
             where = f"{file.path}:{finding.line}:{finding.col}"
             left.append(f"left for a person: {where}: {finding.code} {finding.message}")
