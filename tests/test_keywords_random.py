@@ -2,6 +2,9 @@
 samples (test_backports_random.py): orthogonal(m=), the errors of mode= and replace=, and
 sampling without replacement under jit."""
 
+import json
+from pathlib import Path
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -223,7 +226,6 @@ def test_approximate_poisson_checks_the_shape_and_takes_any_key():
     with pytest.raises(ValueError, match="Incompatible shapes") as raised:
         random.poisson(KEY, jnp.ones(3), (2,), method="approximate")
     assert str(raised.value) == "Incompatible shapes for broadcasting: shapes=[(3,), (2,)]"
-    needs("random.wrap_key_data")  # typed keys of a chosen implementation: JAX 0.4.16
     # The exact sampler is threefry's only; the approximate one draws with any key.
     counts = random.poisson(random.key(1, impl="rbg"), 4.0, (6,), method="approximate")
     assert counts.shape == (6,) and counts.dtype == jnp.int32
@@ -253,3 +255,79 @@ def test_approximate_samples_keep_the_out_sharding_asked(name):
         )
     assert placed.sharding.spec == PartitionSpec("x")
     np.testing.assert_allclose(placed, plain, rtol=1e-6)
+
+
+# The newest JAX's keys of each implementation, recorded by tools/key_data_newest.py.
+KEY_DATA = json.loads((Path(__file__).parent / "key_data_newest.json").read_text())["cases"]
+
+
+@pytest.fixture
+def partitionable_threefry():
+    # Split keys and random bits follow jax_threefry_partitionable, True by default from JAX
+    # 0.5.0 on: the newest's default, here on every row.
+    saved = jax.config.jax_threefry_partitionable
+    jax.config.update("jax_threefry_partitionable", True)
+    yield
+    jax.config.update("jax_threefry_partitionable", saved)
+
+
+def _words(array):
+    return np.asarray(array, np.uint32).ravel().tolist()
+
+
+@pytest.mark.usefixtures("partitionable_threefry")
+@pytest.mark.parametrize("case", KEY_DATA, ids=lambda case: f"{case['impl']}-{case['seed']}")
+def test_key_and_prng_key_of_each_implementation_are_the_newest(case):
+    key = random.key(case["seed"], impl=case["impl"])
+    assert _words(random.key_data(key)) == case["key"]
+    assert _words(random.PRNGKey(case["seed"], impl=case["impl"])) == case["PRNGKey"]
+    assert _words(random.key_data(random.split(key))) == case["split"]
+    assert _words(random.key_data(random.fold_in(key, 7))) == case["fold_in"]
+    assert _words(random.bits(key, (4,))) == case["bits"]
+
+
+def test_key_impl_is_a_name_or_an_implementation_object():
+    # (A key dtype as impl= is the newest's dtype=, tested below: JAX 0.4.18-0.10.0's own
+    # key refuses one as impl=.)
+    dtype = random.key(0, impl="rbg").dtype
+    assert dtype != random.key(0).dtype
+    # The key dtype's implementation object: its _impl from JAX 0.4.21 on, impl before.
+    implementation = getattr(dtype, "_impl", None) or dtype.impl
+    for impl in ("rbg", implementation):
+        key = random.key(3, impl=impl)
+        assert key.dtype == dtype
+        assert _words(random.key_data(key)) == _words(random.PRNGKey(3, impl=impl))
+    jitted = jax.jit(lambda seed: random.key_data(random.key(seed, impl="unsafe_rbg")))
+    assert _words(jitted(5)) == _words(random.key_data(random.key(5, impl="unsafe_rbg")))
+
+
+def test_key_impl_errors_are_the_newest():
+    with pytest.raises(ValueError, match="unrecognized PRNG implementation") as raised:
+        random.key(0, impl="threefry")
+    assert str(raised.value).startswith(
+        'unrecognized PRNG implementation "threefry". Did you mean one of: "'
+    )
+    assert '"threefry2x32", "rbg", "unsafe_rbg"' in str(raised.value)
+    with pytest.raises(TypeError, match="unrecognized type") as raised:
+        random.PRNGKey(0, impl=3)
+    assert str(raised.value) == (
+        "unrecognized type <class 'int'> for specifying PRNG implementation."
+    )
+    for make_key, name in ((random.key, "key"), (random.PRNGKey, "PRNGKey")):
+        with pytest.raises(TypeError, match="scalar seed") as raised:
+            make_key(jnp.zeros(2, jnp.uint32), impl="rbg")
+        assert str(raised.value) == (
+            f"{name} accepts a scalar seed, but was given an array of shape (2,) != (). Use "
+            "jax.vmap for batching"
+        )
+    with pytest.raises(ValueError, match="both") as raised:
+        random.key(0, impl="rbg", dtype="rbg")
+    assert str(raised.value) == "Cannot specify both `impl` and `dtype` arguments to jax.random.key"
+
+
+def test_key_dtype_names_the_implementation_on_every_row():
+    for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
+        by_name = random.key(4, dtype=impl)
+        assert by_name.dtype == random.key(0, impl=impl).dtype
+        by_dtype = random.key(4, dtype=by_name.dtype)
+        assert _words(random.key_data(by_dtype)) == _words(random.key_data(by_name))

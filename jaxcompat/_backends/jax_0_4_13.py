@@ -8,7 +8,7 @@ What this release does, and what jaxcompat does about it:
 * ``jax.jit`` has no ``compiler_options`` (JAX 0.4.36): a TypeError names 0.4.36 and points to
   ``lower(...).compile(compiler_options)``, which this release supports.
 * ``lower`` lives in the jitted function's instance ``__dict__`` (until JAX 0.6.0), so
-  ``functools.wraps`` copies it: every jit object is a :class:`Jitted`.
+  ``functools.wraps`` copies it: the jit of a plain function is a :class:`Jitted`.
 * The jit has no ``eval_shape`` (0.4.24) nor ``trace`` (0.4.29): both are backported.
 * jaxlib's C++ flatten of a jitted call's arguments segfaults on an argument that contains
   itself (a list, a dict, a registered pytree node) and on 100,000 levels of nesting (2,000

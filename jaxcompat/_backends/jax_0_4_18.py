@@ -7,7 +7,8 @@ What this range does, and what jaxcompat does about it:
   ``lower(...).compile(compiler_options)``, which this range supports.
 * ``lower`` (and ``eval_shape`` from 0.4.24, ``trace`` from 0.4.29) live in the jitted
   function's instance ``__dict__`` (until JAX 0.6.0), so ``functools.wraps`` copies them onto
-  wrappers, which then silently skip the wrapper: every jit object is a :class:`Jitted`.
+  wrappers, which then silently skip the wrapper: the jit of a plain function is a
+  :class:`Jitted`.
 * ``eval_shape`` and ``trace`` are backported for the whole range, so 0.4.18-0.4.28, which
   lack them, behave exactly like 0.4.29, which has them.
 * ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.

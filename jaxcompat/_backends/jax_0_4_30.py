@@ -12,7 +12,8 @@ What this range does, and what jaxcompat does about it:
   hash tracers: jaxcompat passes such callables through a fresh function.
 * ``jax.jit`` has no ``compiler_options`` (JAX 0.4.36): a TypeError names 0.4.36.
 * ``lower``, ``eval_shape`` and ``trace`` live in the jitted function's instance ``__dict__``
-  (until JAX 0.6.0): every jit object is a :class:`Jitted`. ``trace`` is JAX's own.
+  (until JAX 0.6.0): the jit of a plain function is a :class:`Jitted`. ``trace`` is JAX's
+  own.
 * ``Compiled.cost_analysis()`` returns a list of dicts (a dict from JAX 0.5.0): normalized.
 """
 

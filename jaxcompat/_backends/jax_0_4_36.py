@@ -9,7 +9,8 @@ What this range does, and what jaxcompat does about it:
   hash tracers: jaxcompat passes such callables through a fresh function.
 * ``jax.jit`` gains ``compiler_options`` at 0.4.36: passed through.
 * ``lower``, ``eval_shape`` and ``trace`` live in the jitted function's instance ``__dict__``
-  (until JAX 0.6.0): every jit object is a :class:`Jitted`. ``trace`` is JAX's own.
+  (until JAX 0.6.0): the jit of a plain function is a :class:`Jitted`. ``trace`` is JAX's
+  own.
 * ``Compiled.cost_analysis()`` returns a list of dicts up to 0.4.38 and a dict from 0.5.0:
   normalized to the dict (a no-op on 0.5.x).
 """

@@ -6,7 +6,9 @@ What this range does, and what jaxcompat does about it:
   0.6.0), so ``functools.wraps`` no longer copies them, and ``Compiled.cost_analysis()``
   returns a dict (since 0.5.0). JAX's own jitted function behaves as the newest's, so
   ``jaxcompat.jit`` of a plain function is ``jax.jit``'s own object (its type, repr, pickling
-  and cost). Methods, classmethods and staticmethods keep jaxcompat's method jit.
+  and cost). Methods and classmethods keep jaxcompat's method jit (``jaxcompat._methods``);
+  ``@jit`` over ``@staticmethod``, and a jitted method's core, are a :class:`Jitted` around
+  JAX's own.
 * ``Traced.out_info`` holds ``OutInfo`` tuples without a weak type up to 0.6.2 (JAX 0.7.0
   made them ``ShapeDtypeStruct``): ``jaxcompat.trace`` gives the newest's there, and JAX's
   own ``Traced`` from 0.7.0.

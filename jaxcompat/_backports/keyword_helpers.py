@@ -42,6 +42,7 @@ from .._stable_names.keyword_kinds import (
     SAME_RESULT_BY_ANY_METHOD,
     SAMPLED_AS_ASKED,
     SAMPLED_BY_METHOD,
+    SEEDED_WITH_IMPL,
     SET_FILLED_TO_SIZE,
     SORTED_AS_ASKED,
     SORTED_IN_ONE_BATCH,
@@ -57,6 +58,7 @@ from .._stable_names.keyword_kinds import (
     WEIGHTED_BY_INVERTED_CDF,
 )
 from .custom_derivatives import logs_dropped
+from .keywords_callbacks import vmap_method_as_vectorized
 from .keywords_arrays import (
     checked_against_the_shards,
     converted_with_copy,
@@ -83,7 +85,6 @@ from .keywords_honoured import (
     sorted_as_asked,
     top_k_along_axis,
     unused_by_newest,
-    vmap_method_as_vectorized,
 )
 from .keywords_linalg import (
     as_the_numpy_function,
@@ -107,6 +108,7 @@ from .keywords_random import (
     dtype_as_impl,
     orthogonal_to_size,
     sampled_as_asked,
+    seeded_with_impl,
 )
 from .keywords_random_methods import sampled_by_method
 from .keywords_sets import set_filled_to_size, sorted_in_one_batch, stable_by_the_release
@@ -156,6 +158,7 @@ HONOURS: dict[str, Callable[..., Any]] = {
     SAMPLED_AS_ASKED: sampled_as_asked,
     ORTHOGONAL_TO_SIZE: orthogonal_to_size,
     DTYPE_AS_IMPL: dtype_as_impl,
+    SEEDED_WITH_IMPL: seeded_with_impl,
     SUBSET_WHERE_COMPUTABLE: subset_where_computable,
     PADDED_CONSISTENTLY: padded_consistently,
     SAMPLED_BY_METHOD: sampled_by_method,

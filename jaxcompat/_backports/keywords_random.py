@@ -12,6 +12,7 @@ as every helper does (``keyword_helpers.py``).
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
 import operator
@@ -24,7 +25,13 @@ import numpy as np
 
 from .._version import JAX_VERSION_STRING
 
-__all__ = ["drawn_by_mode", "dtype_as_impl", "orthogonal_to_size", "sampled_as_asked"]
+__all__ = [
+    "drawn_by_mode",
+    "dtype_as_impl",
+    "orthogonal_to_size",
+    "sampled_as_asked",
+    "seeded_with_impl",
+]
 
 _GUMBEL_MODES = ("highest", "high", "low")
 
@@ -238,13 +245,13 @@ def dtype_as_impl(
     if "impl" in inspect.signature(function).parameters:
         key = function(*args, **{**kwargs, "impl": impl})
         as_asked = implementation is None or key.dtype == dtype
-    else:  # JAX 0.4.13: jaxcompat's key makes keys of the default implementation only
-        key = function(*args, **kwargs)
-        as_asked = (
-            key.dtype == dtype
-            if implementation is not None
-            else dtype == jax.config.jax_default_prng_impl  # type: ignore[attr-defined,unused-ignore]
-        )
+    else:  # JAX 0.4.13: impl= is jaxcompat's (seeded_with_impl), given here or already
+        if getattr(function, "func", None) is seeded_with_impl:
+            raise ValueError(
+                f"Cannot specify both `impl` and `dtype` arguments to jax.random.{name}"
+            )
+        key = seeded_with_impl(function, path, {"impl": impl}, *args, **kwargs)
+        as_asked = implementation is None or key.dtype == dtype
     if not as_asked:
         raise TypeError(
             f"jaxcompat.random.{name}(dtype={dtype}) needs JAX 0.10.1 or newer for that "
@@ -252,3 +259,47 @@ def dtype_as_impl(
             "dtype out, or upgrade JAX."
         )
     return key
+
+
+def seeded_with_impl(
+    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
+    """key and PRNGKey on JAX 0.4.13, with impl= (JAX 0.4.16): a key of that implementation,
+    seeded by the release's own seeding (``jax._src.prng.seed_with_impl``, which its key and
+    PRNGKey call with the default implementation), so the key data are the newest's. impl
+    is a name, an implementation object or a key dtype, as the newest resolves it; PRNGKey
+    hands back the key data, as the release's PRNGKey does."""
+    name = path.rpartition(".")[2]
+    prng: Any = importlib.import_module("jax._src.prng")
+    release_random: Any = importlib.import_module("jax._src.random")
+    impl = _release_implementation(values["impl"], prng, release_random.PRNG_IMPLS)
+    seed = inspect.signature(function).bind(*args, **kwargs).arguments["seed"]
+    if isinstance(seed, prng.PRNGKeyArray) or isinstance(getattr(seed, "dtype", None), prng.KeyTy):
+        raise TypeError(f"{name} accepts a scalar seed, but was given a PRNG key.")
+    if np.ndim(seed):
+        raise TypeError(
+            f"{name} accepts a scalar seed, but was given an array of shape {np.shape(seed)} "
+            "!= (). Use jax.vmap for batching"
+        )
+    key = prng.seed_with_impl(impl, seed)
+    if name == "PRNGKey":
+        return release_random._return_prng_keys(True, key)
+    return key
+
+
+def _release_implementation(spec: Any, prng: Any, by_name: dict[str, Any]) -> Any:
+    """The release's implementation object for ``spec``, with the newest's errors. The names
+    are the release's: philox and threefry4x32 came in JAX 0.10.2, and every release from
+    0.4.16 to 0.10.1 refuses them with this same error."""
+    if type(spec) is prng.PRNGImpl:
+        return spec
+    if isinstance(spec, prng.KeyTy):
+        return spec.impl
+    if type(spec) is str:
+        if spec in by_name:
+            return by_name[spec]
+        names = ", ".join(f'"{known}"' for known in by_name)
+        raise ValueError(
+            f'unrecognized PRNG implementation "{spec}". Did you mean one of: {names}?'
+        )
+    raise TypeError(f"unrecognized type {type(spec)} for specifying PRNG implementation.")

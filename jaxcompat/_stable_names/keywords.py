@@ -61,6 +61,7 @@ from .keyword_kinds import (
     SAME_RESULT_BY_ANY_METHOD,
     SAMPLED_AS_ASKED,
     SAMPLED_BY_METHOD,
+    SEEDED_WITH_IMPL,
     SET_FILLED_TO_SIZE,
     SORTED_AS_ASKED,
     SORTED_IN_ONE_BATCH,
@@ -569,6 +570,13 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
         "dtype",
         DTYPE_AS_IMPL,
         paths=frozenset({"jax.random.key", "jax.random.wrap_key_data"}),
+    ),
+    # JAX 0.4.16: key and PRNGKey take impl= (a name, an implementation or a key dtype);
+    # 0.4.13 seeds the default implementation by the same private function it seeds any with.
+    KeywordRule(
+        "impl",
+        SEEDED_WITH_IMPL,
+        paths=frozenset({"jax.random.key", "jax.random.PRNGKey"}),
     ),
     # JAX 0.4.25: linalg.svd(subset_by_index=) computes a part of the singular values, on
     # TPU only; the whole range is every singular value, on any platform.
