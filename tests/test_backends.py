@@ -399,16 +399,15 @@ def test_unmapped_aval_keeps_the_release_s_own_call():
 
 
 @pytest.mark.jax("<0.4.35")
-def test_pure_callback_says_which_vmap_methods_the_release_can_batch():
+@pytest.mark.parametrize("method", ["expand_dims", "broadcast_all"])
+def test_pure_callback_batches_new_axes_through_a_custom_vmap(method):
+    # The release's pure_callback is not told which arguments are batched; a custom_vmap
+    # around it is (its batching: tests/test_keywords_callbacks.py).
     result = jax.ShapeDtypeStruct((), jnp.float32)
-    with pytest.raises(TypeError) as raised:
-        jaxcompat.pure_callback(lambda x: x, result, 1.0, vmap_method="expand_dims")
-    assert str(raised.value) == (
-        "jaxcompat.pure_callback(vmap_method='expand_dims') needs JAX 0.4.35 or newer: JAX "
-        f"{jaxcompat.JAX_VERSION_STRING}'s pure_callback batches a callback only in a loop or "
-        "with every argument as given. Pass vmap_method='sequential' or 'legacy_vectorized', "
-        "or upgrade JAX."
-    )
+    jaxpr = jax.make_jaxpr(
+        lambda x: jaxcompat.pure_callback(jnp.sin, result, x, vmap_method=method)
+    )(1.0)
+    assert [equation.primitive.name for equation in jaxpr.jaxpr.eqns] == ["custom_vmap_call"]
 
 
 @pytest.mark.jax(">=0.5.1")

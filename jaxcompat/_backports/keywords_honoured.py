@@ -1,5 +1,5 @@
-"""The helpers that honour a newest keyword of ``jax.numpy``, ``jax.lax``, ``jax.nn``,
-``jax.tree_util`` and ``pure_callback`` functions with the installed release's own function
+"""The helpers that honour a newest keyword of ``jax.numpy``, ``jax.lax``, ``jax.nn``
+and ``jax.tree_util`` functions with the installed release's own function
 (the rules are in ``_stable_names/keywords.py``).
 
 Each takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs).
@@ -32,7 +32,6 @@ __all__ = [
     "sorted_as_asked",
     "top_k_along_axis",
     "unused_by_newest",
-    "vmap_method_as_vectorized",
 ]
 
 
@@ -235,51 +234,6 @@ def unused_by_newest(
 ) -> Any:
     """A keyword the newest JAX takes and does not use (unique's sorted=)."""
     return function(*args, **kwargs)
-
-
-#: The newest pure_callback's batching methods, in its own order (JAX 0.5.0 added
-#: "sequential_unrolled").
-_VMAP_METHODS = [
-    "sequential",
-    "sequential_unrolled",
-    "expand_dims",
-    "broadcast_all",
-    "legacy_vectorized",
-    None,
-]
-
-
-def vmap_method_as_vectorized(
-    function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
-) -> Any:
-    """pure_callback before JAX 0.5.1, with every vmap_method= of the newest.
-
-    "sequential_unrolled" (0.5.1) unrolls the loop of "sequential": the same calls and
-    values. Before 0.4.35 the release's vectorized= is the choice; it cannot add the unbatched
-    arguments' axes that "expand_dims" and "broadcast_all" add, since its batching rule does
-    not say which arguments are batched.
-    """
-    method = values["vmap_method"]
-    if method not in _VMAP_METHODS:
-        raise ValueError(
-            f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: {method}"
-        )
-    if "vectorized" in kwargs:
-        raise ValueError(
-            "the vectorized and vmap_method arguments of jax.pure_callback cannot be used "
-            "together. Please use the vmap_method argument."
-        )
-    looped = "sequential" if method == "sequential_unrolled" else method
-    if "vmap_method" in inspect.signature(function).parameters:  # JAX 0.4.35-0.5.0
-        return function(*args, vmap_method=looped, **kwargs)
-    if method in ("expand_dims", "broadcast_all"):
-        raise TypeError(
-            f"jaxcompat.pure_callback(vmap_method={method!r}) needs JAX 0.4.35 or newer: JAX "
-            f"{JAX_VERSION_STRING}'s pure_callback batches a callback only in a loop or with "
-            "every argument as given. Pass vmap_method='sequential' or 'legacy_vectorized', "
-            "or upgrade JAX."
-        )
-    return function(*args, vectorized=looped == "legacy_vectorized", **kwargs)
 
 
 def cast_before_the_product(
