@@ -640,6 +640,13 @@ def test_a_private_attribute_written_across_lines_is_still_seen():
     assert rewrite(source) == source
 
 
+def test_a_dot_before_a_line_of_hashes_is_read_in_linear_time():
+    # As TensorFlow Probability's generated files: a sentence ends with a dot, and a rule of
+    # 80 `#` follows. A comment that may stop at any `#` inside it had 2**80 ways to match.
+    source = "import jax\n# See the docs.\n" + "#" * 80 + "\nwait = jax._src.dispatch\n"
+    assert rewrite(source) == source
+
+
 def test_a_block_that_loses_every_statement_keeps_a_pass():
     # Two dead floor checks, the whole body of a function; one, the whole body of an `if`.
     source = (

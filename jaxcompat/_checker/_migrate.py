@@ -176,8 +176,10 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edi
 
 #: A private attribute (``jax._src``, ``jax.__version__``) or ``.JAX_VERSION_STRING``: the
 #: attributes the rewrites below look at, found in the text before the tree is walked.
-#: Inside brackets, line ends and comments may come between the dot and the name.
-_WATCHED_ATTRIBUTE = re.compile(r"\.\s*(?:#[^\r\n]*\s*)*(?:_|JAX_VERSION_STRING)")
+#: Inside brackets, line ends and comments may come between the dot and the name. Each
+#: comment is matched whole, to its line end: were it allowed to stop at a ``#`` inside it,
+#: a line of many ``#`` would be matched in exponentially many ways (minutes on one file).
+_WATCHED_ATTRIBUTE = re.compile(r"\.(?:\s|#[^\r\n]*[\r\n])*(?:_|JAX_VERSION_STRING)")
 
 
 def _watched_lines(source: str, lines: list[str]) -> list[int]:
