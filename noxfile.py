@@ -548,6 +548,19 @@ def typecheck(session: nox.Session, jax: str) -> None:
     session.run("mypy", env=RUN_ENV)
 
 
+@nox.session(python="3.11", default=False)
+def docs(session: nox.Session) -> None:
+    """The docs site, `mkdocs build --strict` into site/ (git-ignored), so that a broken link
+    or anchor fails it. The generated pages come from tools/gen_docs.py, through the hook in
+    mkdocs.yml, on every build."""
+    # The package with its dependencies (the newest JAX for this Python): the generator reads
+    # its data and the check codes' texts through it.
+    session.install(*nox.project.dependency_groups(PYPROJECT, "docs"), "-e", ".")
+    # NO_MKDOCS_2_WARNING: mkdocs-material 9.8 prints a notice about its successor on every build.
+    env = {**RUN_ENV, "NO_MKDOCS_2_WARNING": "1"}
+    session.run("mkdocs", "build", "--strict", "--site-dir", "site", env=env)
+
+
 @nox.session(python=False, default=False)
 def matrix(session: nox.Session) -> None:
     """Print matrix.yml as JSON, one object per row."""

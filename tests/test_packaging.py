@@ -24,7 +24,7 @@ pytestmark = pytest.mark.packaging
 # What the sdist holds besides the package: everything a documented nox session reads (tests,
 # tools/ for `report`, bench/ for `bench`, the downstream example for `downstream`, the
 # workflows for `lint`, the generated documents the tests check).
-SDIST_FOLDERS = ["jaxcompat", "tests", "tools", "bench", "examples", ".github/workflows"]
+SDIST_FOLDERS = ["jaxcompat", "tests", "tools", "bench", "examples", "docs", ".github/workflows"]
 SDIST_FILES = [
     "pyproject.toml",
     "LICENSE",
@@ -34,6 +34,7 @@ SDIST_FILES = [
     "BENCHMARKS.md",
     "matrix.yml",
     "noxfile.py",
+    "mkdocs.yml",  # with docs/: `nox -s docs` and the docs tests
     "PKG-INFO",
     ".gitignore",  # hatchling keeps it, so a build from the sdist excludes the same files
 ]

@@ -1,4 +1,5 @@
-"""The README's Python examples run as written, on every matrix row."""
+"""The README: short, its Python example runs as written on every matrix row, and its links
+reach the docs pages the rest moved to (their examples: tests/test_docs_examples.py)."""
 
 import re
 
@@ -7,13 +8,21 @@ import pytest
 from ._helpers import ROOT
 
 
+def readme_text() -> str:
+    return (ROOT / "README.md").read_text()
+
+
 def readme_blocks() -> list[str]:
-    text = (ROOT / "README.md").read_text()
-    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    return re.findall(r"```python\n(.*?)```", readme_text(), flags=re.S)
 
 
-def test_readme_has_its_examples():
-    assert len(readme_blocks()) >= 4
+def test_readme_is_short():
+    assert len(readme_text().splitlines()) <= 150
+
+
+def test_readme_has_its_example():
+    [example] = readme_blocks()
+    assert "import jaxcompat as jax" in example
 
 
 @pytest.mark.parametrize("number", range(1, len(readme_blocks()) + 1))
@@ -22,7 +31,37 @@ def test_each_readme_example_runs_pasted_on_its_own(number):
     exec(code, {"__name__": "readme"})
 
 
+def test_readme_shows_the_port_in_three_commands():
+    commands = re.search(
+        r"## Port a library in three commands\n\n```bash\n(.*?)```", readme_text(), re.S
+    )
+    assert commands is not None
+    assert [line.split()[:2] for line in commands.group(1).splitlines()] == [
+        ["jaxcompat", "check"],
+        ["jaxcompat", "migrate"],
+        ["jaxcompat", "matrix"],
+    ]
+
+
+def test_readme_says_to_run_the_report_outside_a_checkout():
+    # Inside a checkout, `python -m jaxcompat` imports the source tree, not the installed one.
+    assert "cd ~ && python -m jaxcompat      # outside the checkout" in readme_text()
+
+
+def test_readme_links_reach_their_files():
+    links = re.findall(r"\]\(((?!https?://)[^)#]+)\)", readme_text())
+    assert "docs/porting.md" in links
+    for link in links:
+        assert (ROOT / link).exists(), link
+
+
 @pytest.mark.subprocess
 def test_the_first_readme_example_runs_on_one_device(fresh_jaxcompat):
-    # The fresh interpreter runs with one CPU device (tests/_fresh_interpreter.py).
-    assert fresh_jaxcompat.section("readme") == ["1 device, mesh of 1 by 1"]
+    # The fresh interpreter runs with one CPU device (tests/_fresh_interpreter.py): the example
+    # prints what the README shows there too.
+    shown = re.search(r"```python\n.*?```\s*```text\n(.*?)```", readme_text(), re.S)
+    assert shown is not None
+    assert fresh_jaxcompat.section("readme") == [
+        *shown.group(1).splitlines(),
+        "1 device, mesh of 1 by 1",
+    ]

@@ -1,0 +1,371 @@
+"""The generated pages of the docs site, made from the package's own data on every build.
+
+``mkdocs build`` adds them to the site in memory (``tools/mkdocs_hooks.py``); to read them as
+files, ``python tools/gen_docs.py OUT`` writes them under OUT (not under ``docs/``, where they
+would clash with the hook's).
+
+- ``reference/``: one page per JAX module, with each stable name of that module
+  (``jaxcompat/_stable_names/``) and what ``jaxcompat`` gives under it on each range of
+  releases, computed from the API surface data of every matrix row
+  (``jaxcompat/_data/api_surface.json``); and each callable's newest keywords
+  (``jaxcompat/_data/newest_keywords.json``) with what the keyword rule
+  (``_stable_names/keywords.py``) makes of each before the first release that takes it.
+- ``check-codes.md``: one section per ``jaxcompat check`` code, from the texts that
+  ``jaxcompat check --explain CODE`` prints.
+- ``compatibility.md``, ``benchmarks.md``, ``changelog.md``: the repository's generated
+  documents and changelog, their links made to work from the site.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from jaxcompat._checker._output import EXPLANATIONS
+from jaxcompat._stable_names import STABLE_NAMES, StableName
+from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS, CLASS_PATHS
+from jaxcompat._stable_names.keyword_kinds import (
+    NO_DEFAULT,
+    NOT_ADAPTED_YET,
+    REFUSED_BY_NEWEST,
+    UNSUPPORTED,
+    KeywordRule,
+)
+from jaxcompat._stable_names.keywords import rule_for
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "jaxcompat" / "_data"
+REPOSITORY = "https://github.com/jaxcompat/jaxcompat/blob/main/"
+
+#: The documents of the repository that the site shows as they are, by page.
+COPIED = {
+    "compatibility.md": "COMPATIBILITY.md",
+    "benchmarks.md": "BENCHMARKS.md",
+    "changelog.md": "CHANGELOG.md",
+}
+
+
+@dataclass(frozen=True)
+class Surface:
+    """The API surface data: the matrix rows and, per module, each name's status per row."""
+
+    rows: tuple[str, ...]
+    modules: dict[str, Any]
+
+    def has(self, where: str, row: int, last: bool) -> bool:
+        """Whether the source ``module:attribute`` can be had on the row.
+
+        jaxcompat's backports exist on every row. A module the data does not probe (JAX's
+        private modules, jaxlib's), or a submodule the data saw only as an attribute and that
+        is the entry's ``last`` source, is taken to have it wherever no earlier source
+        answered: the entry's ``first`` bounds it.
+        """
+        module, attribute = where.split(":")
+        if module.startswith("jaxcompat."):
+            return True
+        submodule = self.modules.get(f"{module}.{attribute}")
+        if submodule is not None:
+            return bool(submodule["importable"][row] == "o")
+        probed = self.modules.get(module)
+        if probed is None:
+            return True
+        name = probed["names"].get(attribute)
+        is_module = name is not None and all(
+            str(o).startswith("module:") for _, o in name["object"]
+        )
+        if is_module and last:
+            # A submodule is an attribute only once imported, and jaxcompat imports it: where
+            # no fallback follows, the entry's ``first`` says from which release.
+            return True
+        # "o": there; "w": there, with a deprecation warning; "r": raises; ".": absent.
+        return name is not None and name["status"][row] in "ow"
+
+
+def load_surface() -> Surface:
+    data = json.loads((DATA / "api_surface.json").read_text())
+    return Surface(tuple(data["rows"]), data["modules"])
+
+
+def module_of(jax_path: str, modules: Iterable[str]) -> str:
+    """The JAX module a path such as ``jax.numpy.linalg.norm`` is documented under."""
+    known = set(modules) | {"jax"}
+    parts = jax_path.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        if ".".join(parts[:end]) in known:
+            return ".".join(parts[:end])
+    return "jax"
+
+
+def page_name(module: str) -> str:
+    return f"{module}.md"
+
+
+def ranges(rows: tuple[str, ...], labels: list[str]) -> list[tuple[str, str, str]]:
+    """Consecutive rows with the same label, newest first: (first row, last row, label)."""
+    spans: list[tuple[str, str, str]] = []
+    start = 0
+    for index in range(1, len(rows) + 1):
+        if index == len(rows) or labels[index] != labels[start]:
+            spans.append((rows[start], rows[index - 1], labels[start]))
+            start = index
+    return spans[::-1]
+
+
+def span_text(first: str, last: str) -> str:
+    return first if first == last else f"{first}-{last}"
+
+
+def describe_source(entry: StableName, where: str, adapter: str | None) -> str:
+    module, attribute = where.split(":")
+    shown = f"`{module}.{attribute}`"
+    if module.startswith("jaxcompat._backports"):
+        return f"jaxcompat's backport {shown}"
+    if adapter is not None:
+        return f"JAX's {shown}, given the newest signature"
+    if f"{module}.{attribute}" == f"jax.{entry.path}":
+        return f"JAX's own {shown}"
+    return f"JAX's {shown}, the same job under an older name"
+
+
+def resolution(entry: StableName, surface: Surface) -> list[str]:
+    """What ``jaxcompat.<path>`` is on each row, as the resolver picks it: the first source
+    that exists and whose ``releases`` holds the row; else the AttributeError."""
+    floor = Version(entry.first) if entry.first else None
+    labels = []
+    for row, release in enumerate(surface.rows):
+        version = Version(release)
+        label = f"an AttributeError: it needs JAX {entry.first} or newer, because {entry.reason}"
+        if floor is None or version >= floor:
+            for number, source in enumerate(entry.sources, start=1):
+                if source.releases is not None and version not in SpecifierSet(source.releases):
+                    continue
+                if surface.has(source.where, row, last=number == len(entry.sources)):
+                    label = describe_source(entry, source.where, source.adapter)
+                    break
+        labels.append(label)
+    return labels
+
+
+def first_in_jax(jax_path: str, surface: Surface) -> str | None:
+    module, _, attribute = jax_path.rpartition(".")
+    probed = surface.modules.get(module)
+    if probed is None or attribute not in probed["names"]:
+        return None
+    status = probed["names"][attribute]["status"]
+    for row, mark in enumerate(status):
+        if mark in "ow":
+            return surface.rows[row]
+    return None
+
+
+def name_section(entry: StableName, surface: Surface) -> list[str]:
+    jax_path = f"jax.{entry.path}"
+    first = first_in_jax(jax_path, surface)
+    lines = [f"### `jaxcompat.{entry.path}`", ""]
+    if first is None:
+        lines.append(f"`{jax_path}` is in the newest JAX; the API data does not list it.")
+    elif first == surface.rows[0]:
+        lines.append(f"`{jax_path}` is in every supported release, with a drifted meaning.")
+    else:
+        lines.append(f"First in JAX {first} as `{jax_path}`.")
+    lines += ["", f"| JAX releases | `jaxcompat.{entry.path}` is |", "|---|---|"]
+    for start, end, label in ranges(surface.rows, resolution(entry, surface)):
+        lines.append(f"| {span_text(start, end)} | {label} |")
+    return [*lines, ""]
+
+
+def _value(value: Any) -> str:
+    return "no default" if value is NO_DEFAULT else f"`{value!r}`"
+
+
+def keyword_before(rule: KeywordRule | None, jax_path: str, first: str) -> str:
+    """What passing the keyword is on a release before ``first``."""
+    if jax_path in CLASS_PATHS:
+        return "JAX's own class, whose TypeError it is (`jaxcompat check` reports it, JC010)"
+    if rule is None:
+        return "JAX's own function, as the release has it (no rule)"
+    default = _value(rule.default)
+    kind = rule.other_values
+    reason = f": {rule.reason}" if rule.reason else ""
+    if kind == UNSUPPORTED:
+        if rule.default is NO_DEFAULT:
+            return f"a TypeError for any value, naming JAX {first}{reason}"
+        return (
+            f"its default {default} only; another value is a TypeError naming JAX {first}{reason}"
+        )
+    if kind == REFUSED_BY_NEWEST:
+        return (
+            f"its default {default}; another value is the newest JAX's NotImplementedError{reason}"
+        )
+    if kind == NOT_ADAPTED_YET:
+        if rule.default is NO_DEFAULT:
+            return f"not adapted yet: a TypeError for any value, naming JAX {first}"
+        return (
+            f"not adapted yet: its default {default} is the same as leaving it out; another"
+            f" value is a TypeError naming JAX {first}"
+        )
+    return f"honoured ({kind}; default {default}){reason}"
+
+
+def keyword_labels(
+    rule: KeywordRule | None, jax_path: str, first: str, rows: tuple[str, ...]
+) -> list[str]:
+    """Per row: the rule's outcome where it applies, else JAX's own function."""
+    own = "JAX's own function, which takes it"
+    if jax_path in CLASS_PATHS:
+        own = "JAX's own class, which takes it"
+    applies_until = Version(rule.fixed_in if rule and rule.fixed_in else first)
+    labels = []
+    for release in rows:
+        version = Version(release)
+        applies = version < applies_until
+        if rule is not None and rule.broken_from is not None:
+            again = rule.fixed_again_in
+            if version >= Version(rule.broken_from) and (again is None or version < Version(again)):
+                applies = True
+        labels.append(keyword_before(rule, jax_path, first) if applies else own)
+    return labels
+
+
+def class_keyword_first(jax_path: str, parameter: str) -> str | None:
+    for keyword in CLASS_KEYWORDS:
+        if jax_path in keyword.paths and keyword.parameter == parameter:
+            return keyword.first
+    return None
+
+
+def keyword_section(
+    jax_path: str,
+    signature: str,
+    firsts: dict[str, str],
+    defaults: dict[str, Any],
+    rows: tuple[str, ...],
+) -> list[str]:
+    shown = "jaxcompat" + jax_path.removeprefix("jax")
+    lines = [
+        f"### `{shown}` keywords",
+        "",
+        f"Newest signature: `({signature.replace(',', ', ')})`.",
+        "",
+        "| keyword | first in JAX | JAX releases | `" + shown + "` with it is |",
+        "|---|---|---|---|",
+    ]
+    for parameter, first in sorted(firsts.items()):
+        first = class_keyword_first(jax_path, parameter) or first
+        rule = rule_for(jax_path, parameter, defaults)
+        spans = ranges(rows, keyword_labels(rule, jax_path, first, rows))
+        for index, (start, end, label) in enumerate(spans):
+            name = f"`{parameter}=`" if index == 0 else ""
+            since = first if index == 0 else ""
+            lines.append(f"| {name} | {since} | {span_text(start, end)} | {label} |")
+    return [*lines, ""]
+
+
+def reference_pages(surface: Surface) -> dict[str, str]:
+    keywords = json.loads((DATA / "newest_keywords.json").read_text())
+    names: dict[str, list[StableName]] = {}
+    for entry in STABLE_NAMES:
+        names.setdefault(module_of(f"jax.{entry.path}", surface.modules), []).append(entry)
+    callables: dict[str, list[str]] = {}
+    for jax_path in keywords["callables"]:
+        callables.setdefault(module_of(jax_path, surface.modules), []).append(jax_path)
+    pages: dict[str, str] = {}
+    index = [
+        "# Names and keywords",
+        "",
+        "Generated from the stable-name table (`jaxcompat/_stable_names/`), the API surface",
+        "of every matrix row (`jaxcompat/_data/api_surface.json`) and the newest keywords",
+        "(`jaxcompat/_data/newest_keywords.json`, with the rules of",
+        "`jaxcompat/_stable_names/keywords.py`). A name or keyword that is not listed is",
+        "JAX's own object on every release that has it. Type any name or keyword in the",
+        "search box.",
+        "",
+        "| module | stable names | callables with newer keywords |",
+        "|---|---|---|",
+    ]
+    for module in sorted(set(names) | set(callables), key=lambda m: (m != "jax", m)):
+        shown = "jaxcompat" + module.removeprefix("jax")
+        lines = [
+            f"# `{shown}`",
+            "",
+            f"What `{shown}` gives for each name of the newest `{module}` that moved or changed,",
+            "and for each keyword of the newest signatures, on each range of JAX releases.",
+            "",
+        ]
+        if module in names:
+            lines += ["## Names", ""]
+            for entry in sorted(names[module], key=lambda e: e.path):
+                lines += name_section(entry, surface)
+        if module in callables:
+            lines += ["## Newest keywords", ""]
+            for jax_path in sorted(callables[module]):
+                signature, firsts = keywords["callables"][jax_path]
+                defaults = keywords["defaults"].get(jax_path, {})
+                lines += keyword_section(jax_path, signature, firsts, defaults, surface.rows)
+        pages[f"reference/{page_name(module)}"] = "\n".join(lines)
+        index.append(
+            f"| [`{shown}`]({page_name(module)}) | {len(names.get(module, []))} |"
+            f" {len(callables.get(module, []))} |"
+        )
+    pages["reference/index.md"] = "\n".join([*index, ""])
+    return pages
+
+
+def check_codes_page() -> str:
+    lines = [
+        "# `jaxcompat check` codes",
+        "",
+        "One section per code, the text `jaxcompat check --explain CODE` prints. How to run",
+        "`check` and `migrate`: [Porting a library](porting.md).",
+        "",
+    ]
+    for code, (name, text) in EXPLANATIONS.items():
+        lines += [f"## {code}: {name}", "", text, ""]
+    return "\n".join(lines)
+
+
+_LINK = re.compile(r"\]\((?!https?://|#|mailto:)([^)]+)\)")
+
+
+def site_copy(text: str) -> str:
+    """A repository document with its relative links pointing at the repository."""
+    return _LINK.sub(lambda match: f"]({REPOSITORY}{match.group(1)})", text)
+
+
+def pages() -> dict[str, str]:
+    found = reference_pages(load_surface())
+    found["check-codes.md"] = check_codes_page()
+    for page, document in COPIED.items():
+        found[page] = site_copy((ROOT / document).read_text())
+    return found
+
+
+def write(out: Path) -> list[Path]:
+    written = []
+    for relative, text in pages().items():
+        path = out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        written.append(path)
+    return written
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or Path(argv[0]).resolve() == ROOT / "docs":
+        print("usage: python tools/gen_docs.py OUT (a folder other than docs/)", file=sys.stderr)
+        return 2
+    written = write(Path(argv[0]))
+    print(f"gen_docs: {len(written)} pages written under {argv[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
