@@ -9,6 +9,7 @@ import warnings
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import jaxcompat
@@ -408,6 +409,37 @@ def test_pure_callback_batches_new_axes_through_a_custom_vmap(method):
         lambda x: jaxcompat.pure_callback(jnp.sin, result, x, vmap_method=method)
     )(1.0)
     assert [equation.primitive.name for equation in jaxpr.jaxpr.eqns] == ["custom_vmap_call"]
+
+
+@pytest.mark.jax("<0.4.35")
+def test_shard_map_names_the_callback_it_cannot_check():
+    # The replication check behind check_vma has no rule for custom_vmap; check_vma=False
+    # runs the callback on each shard.
+    from jaxcompat.sharding import NamedSharding, PartitionSpec
+
+    mesh = jaxcompat.make_mesh((2,), ("x",))
+    x = jax.device_put(jnp.arange(4.0), NamedSharding(mesh, PartitionSpec("x")))
+
+    def sines(check_vma):
+        def sine(a):
+            result = jax.ShapeDtypeStruct(a.shape, a.dtype)
+            return jaxcompat.pure_callback(np.sin, result, a, vmap_method="expand_dims")
+
+        spec = PartitionSpec("x")
+        mapped = jaxcompat.shard_map(
+            sine, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=check_vma
+        )
+        return jax.jit(mapped)(x)
+
+    with pytest.raises(NotImplementedError, match="custom_vmap_call") as raised:
+        sines(True)
+    assert str(raised.value) == (
+        "jaxcompat.shard_map(check_vma=True) cannot check custom_vmap_call (jaxcompat."
+        "pure_callback with vmap_method='expand_dims' or 'broadcast_all' binds it before JAX "
+        f"0.4.35) on JAX {jaxcompat.JAX_VERSION_STRING}: this release's replication check has "
+        "no rule for it. Pass check_vma=False, or upgrade JAX."
+    )
+    np.testing.assert_allclose(sines(False), np.sin(np.arange(4.0, dtype=np.float32)))
 
 
 @pytest.mark.jax(">=0.5.1")

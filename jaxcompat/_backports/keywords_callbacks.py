@@ -72,9 +72,7 @@ def _called_in_custom_vmap(
         if name in own and own[name].kind is inspect.Parameter.KEYWORD_ONLY
     }
     flat_args, in_tree = tree_util.tree_flatten((args, kwargs))
-    results = tree_util.tree_map(
-        lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype), result_shape_dtypes
-    )
+    results = tree_util.tree_map(_shape_dtype, result_shape_dtypes)
     flat_results, out_tree = tree_util.tree_flatten(results)
 
     def flat_callback(*flat: Any) -> Any:
@@ -110,11 +108,17 @@ def _batched_call(
             for arg, is_batched in zip(flat, in_batched, strict=True)
         ]
         batched_results = tuple(
-            jax.ShapeDtypeStruct((axis_size, *result.shape), result.dtype)
-            for result in flat_results
+            _shape_dtype(result, (axis_size, *result.shape)) for result in flat_results
         )
         outputs = _batched_call(function, method, flat_callback, batched_results, options)
         out = outputs(*new_args)
         return out, (True,) * len(out)
 
     return call
+
+
+def _shape_dtype(like: Any, shape: tuple[int, ...] | None = None) -> Any:
+    """A ShapeDtypeStruct of ``like``'s dtype, of its shape or ``shape``."""
+    return jax.ShapeDtypeStruct(  # type: ignore[no-untyped-call, unused-ignore]
+        like.shape if shape is None else shape, like.dtype
+    )

@@ -187,8 +187,16 @@ def _naming_check_vma(mapped: Callable[..., Any]) -> Callable[..., Any]:
             if not message.startswith(_NO_RULE):
                 raise
             primitive = message.removeprefix(_NO_RULE).partition(".")[0]
+            # Before JAX 0.4.35 jaxcompat's pure_callback(vmap_method="expand_dims" or
+            # "broadcast_all") is a custom_vmap (keywords_callbacks.py): say so.
+            bound_by = (
+                " (jaxcompat.pure_callback with vmap_method='expand_dims' or 'broadcast_all' "
+                "binds it before JAX 0.4.35)"
+                if primitive == "custom_vmap_call"
+                else ""
+            )
             raise NotImplementedError(
-                f"jaxcompat.shard_map(check_vma=True) cannot check {primitive} on JAX "
+                f"jaxcompat.shard_map(check_vma=True) cannot check {primitive}{bound_by} on JAX "
                 f"{JAX_VERSION_STRING}: this release's replication check has no rule for it. "
                 "Pass check_vma=False, or upgrade JAX."
             ) from error
