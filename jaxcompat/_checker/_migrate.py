@@ -29,7 +29,7 @@ from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
 from ._walk import walk
 
-__all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "rewrite_imports"]
+__all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "remove_gates", "rewrite_imports"]
 
 #: The JAX modules jaxcompat mirrors under the same path (``jax.numpy`` as
 #: ``jaxcompat.numpy``); ``testing`` and ``nox`` are jaxcompat's own, with no JAX module
@@ -422,6 +422,12 @@ def migrate_source(source: str, scope: int | None = None) -> str:
     migrated = rewrite_imports(source, ast.parse(source), scope)
     if scope is None:
         return migrated
+    return remove_gates(migrated, scope)
+
+
+def remove_gates(migrated: str, scope: int) -> str:
+    """``migrated`` (a source whose imports are rewritten) with its dead gate branches
+    removed on the rows ``scope``, to a fixed point."""
     for _ in range(_MOST_PASSES):
         if not any(marker in migrated for marker in _GATE_MARKERS):
             break

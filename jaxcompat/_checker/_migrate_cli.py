@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import difflib
 import functools
 import sys
@@ -41,10 +42,9 @@ from ._files import (
     read_regular_file,
     with_deep_recursion,
 )
-from ._migrate import migrate_source, rewrite_imports
-from ._migrate_pyproject import PortedFile, down_to, finish_port, lowest_release
+from ._migrate import remove_gates, rewrite_imports
+from ._migrate_pyproject import PortedFile, checked, down_to, finish_port, lowest_release
 from ._ranges import RangeError, range_for_file, spec_mask
-from ._rules import Finding
 
 __all__ = ["main"]
 
@@ -91,6 +91,11 @@ def _protected(function: Callable[[str, int | None], _T], source: str, scope: in
             return with_deep_recursion(functools.partial(function, source, scope))
 
 
+def _gates_removed(source: str, scope: int | None) -> str:
+    assert scope is not None
+    return remove_gates(source, scope)
+
+
 def _imports_only(source: str, scope: int | None) -> str:
     return rewrite_imports(source, ast.parse(source), scope)
 
@@ -114,20 +119,35 @@ def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, 
     return _Loaded(file, text, encoding, scope, _protected(_imports_only, text, scope))
 
 
-def _port_floor(loaded: list[_Loaded]) -> str:
-    """The lowest release the ported files run on, read on their imports alone: the floor
-    the port declares, below the library's own where jaxcompat gives what it lacked. Gates
-    are judged down to it, as a gate that never runs above the old floor may run below it."""
-    from ._cli import check_source  # the findings as `check` gives them, suppressions kept
-
+def _port_floor(loaded: list[_Loaded], floor: str | None) -> tuple[str, list[PortedFile]]:
+    """The lowest release the ported files run on, read on their imports alone (the floor
+    the port declares, below the library's own where jaxcompat gives what it lacked), unless
+    ``floor`` is given; and for each file what ``check`` finds in it on every row, and its
+    gates. Gates are judged down to that floor, as a gate that never runs above the old
+    floor may run below it."""
     every_row = (1 << len(rows())) - 1
-    found: list[Finding] = []
+    read: list[PortedFile] = []
     for item in loaded:
         try:
-            found += _protected(lambda text, _: check_source(text, every_row), item.imported, None)
+            (found,), gates = _protected(
+                lambda text, _: checked(text, (every_row,)), item.imported, None
+            )
         except (SyntaxError, ValueError, RecursionError):
-            continue  # reported when the file is migrated
-    return lowest_release(found)
+            found, gates = [], 1  # reported when the file is migrated
+        read.append(
+            PortedFile(
+                item.file,
+                item.source,
+                item.imported,
+                item.scope,
+                item.imported,
+                tuple(found),
+                gates,
+            )
+        )
+    if floor is None:
+        floor = lowest_release([finding for file in read for finding in file.imported_findings])
+    return floor, read
 
 
 def _problem(error: Exception) -> tuple[int, str]:
@@ -177,10 +197,11 @@ def main(argv: list[str]) -> int:
             if not found_any:
                 loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
         # With --no-pyproject the port declares the library's own range; else the lowered one.
-        if args.no_pyproject:
-            floor = rows()[-1]
-        else:
-            floor = _port_floor([item for item in loaded if isinstance(item, _Loaded)])
+        floor, read = _port_floor(
+            [item for item in loaded if isinstance(item, _Loaded)],
+            rows()[-1] if args.no_pyproject else None,
+        )
+        reads = iter(read)
         for item in loaded:
             if isinstance(item, tuple):
                 file, unreadable = item
@@ -189,15 +210,20 @@ def main(argv: list[str]) -> int:
                 failed += 1
                 continue
             file, source, scope = item.file, item.source, item.scope
+            imported = next(reads)
             try:
-                migrated = _protected(migrate_source, item.imported, down_to(scope, floor))
+                migrated = (
+                    _protected(_gates_removed, item.imported, down_to(scope, floor))
+                    if imported.gates
+                    else item.imported
+                )
             except (SyntaxError, ValueError, RecursionError) as error:
                 line, problem = _problem(error)
                 print(f"{file}:{line}:1: error: {problem}")
                 failed += 1
                 continue
             files += 1
-            ported.append(PortedFile(file, source, migrated, scope))
+            ported.append(dataclasses.replace(imported, migrated=migrated))
             if migrated == source:
                 continue
             changed += 1
@@ -215,7 +241,7 @@ def main(argv: list[str]) -> int:
                     file.write_bytes(migrated.encode(item.encoding))
                 except OSError as error:
                     print(f"{file}:1:1: error: cannot write: {error.strerror or error}")
-                    ported[-1] = PortedFile(file, source, source, scope)
+                    ported[-1] = PortedFile(file, source, source, scope)  # as it stays
                     changed -= 1
                     failed += 1
                     continue

@@ -34,7 +34,7 @@ from .._matrix import rows as matrix_rows
 from .._surface import rows
 from ._files import source_lines
 from ._resolve import resolve_file
-from ._rules import Finding
+from ._rules import Finding, findings
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -252,12 +252,20 @@ def update(pyproject: Path, floor: str) -> PyprojectEdit:
     return PyprojectEdit(pyproject, text, changes, notes)
 
 
-def _gates(source: str) -> int:
+def checked(source: str, scopes: tuple[int, ...]) -> tuple[list[list[Finding]], int]:
+    """The findings ``check`` gives (suppressions kept) on each of ``scopes``, from one parse
+    of ``source``, and how many version gates it holds (raises SyntaxError)."""
+    from ._cli import _suppressed
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tree = ast.parse(source)
-    _, gates = resolve_file(tree, source_lines(source))
-    return sum(gate.kind in ("version", "hasattr", "try") for gate in gates)
+    lines = source_lines(source)
+    uses, gates = resolve_file(tree, lines)
+    found = [
+        [f for f in findings(uses, gates, scope) if not _suppressed(f, lines)] for scope in scopes
+    ]
+    return found, sum(gate.kind in ("version", "hasattr", "try") for gate in gates)
 
 
 def down_to(scope: int, floor: str) -> int:
@@ -275,6 +283,11 @@ class PortedFile:
     source: str
     migrated: str
     scope: int  # the rows of its declared range
+    #: What ``check`` found in the source with its imports rewritten, on every row, and the
+    #: gates it held: when no gate went, the findings of the port on every row.
+    imported: str | None = None
+    imported_findings: tuple[Finding, ...] = ()
+    gates: int = 0
 
 
 def finish_port(
@@ -284,12 +297,14 @@ def finish_port(
 
     Returns (whether the pyproject.toml changes, the closing lines for the summary).
     """
-    from ._cli import check_source  # the findings as `check` gives them, suppressions kept
-
     every_row = (1 << len(rows())) - 1
-    floor = lowest_release(
-        [finding for file in ported for finding in check_source(file.migrated, every_row)]
-    )
+    on_every_row = [
+        list(file.imported_findings)
+        if file.migrated == file.imported
+        else checked(file.migrated, (every_row,))[0][0]
+        for file in ported
+    ]
+    floor = lowest_release([finding for found in on_every_row for finding in found])
     changed = False
     if pyproject and paths:
         found = nearest_pyproject(paths[0])
@@ -319,8 +334,13 @@ def finish_port(
     codes: Counter[str] = Counter()
     removed = 0
     for file in ported:
-        removed += max(0, _gates(file.source) - _gates(file.migrated))
-        for finding in check_source(file.migrated, down_to(file.scope, floor)):
+        (still,), gates = checked(file.migrated, (down_to(file.scope, floor),))
+        if file.imported is None:  # not read by the migration itself
+            (_, before) = checked(file.source, ())
+        else:
+            before = file.gates
+        removed += max(0, before - gates)
+        for finding in still:
             codes[finding.code] += 1
             where = f"{file.path}:{finding.line}:{finding.col}"
             left.append(f"left for a person: {where}: {finding.code} {finding.message}")
