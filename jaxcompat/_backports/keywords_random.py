@@ -230,10 +230,11 @@ def dtype_as_impl(
     function: Any, path: str, values: dict[str, Any], *args: Any, **kwargs: Any
 ) -> Any:
     """key and wrap_key_data before JAX 0.10.1, with dtype= (a key dtype, or the name of a
-    PRNG implementation): impl= under another name, which every release from 0.4.16 takes.
-    A key dtype is passed as its implementation's name, which JAX 0.4.16-0.4.35 resolve
-    (0.4.18's key(impl=) silently makes a threefry key of the implementation object itself,
-    measured); the key made is checked to have the dtype asked."""
+    PRNG implementation): impl= under another name, which every release from 0.4.16 takes
+    (on 0.4.13, jaxcompat's impl=: ``seeded_with_impl``). A key dtype is passed as its
+    implementation's name, which JAX 0.4.16-0.4.35 resolve (0.4.18's key(impl=) silently
+    makes a threefry key of the implementation object itself, measured); the key made is
+    checked to have the dtype asked."""
     name = path.rpartition(".")[2]
     dtype = values["dtype"]
     call = inspect.signature(function).bind(*args, **kwargs).arguments
