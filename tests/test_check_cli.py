@@ -687,3 +687,51 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(argv, entry):
         os.close(write_end)
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 141, result.stderr
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("verb", ["check", "migrate"])
+def test_python_m_jaxcompat_check_and_migrate_import_no_jax(tmp_path, verb):
+    # Either command reads source text only: started as `python -m jaxcompat`, whose package
+    # is imported before its __main__, it must still not pay for importing JAX.
+    write(tmp_path, "a.py", "import jax\njax.tree.map(f, x)\n")
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "jaxcompat", verb, "--jax", "<0.4.25", "a.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+        check=False,
+    )
+    imported = [line.rpartition("|")[2].strip() for line in result.stderr.splitlines()]
+    assert "jaxcompat._checker._cli" in imported
+    assert [name for name in imported if name.split(".")[0] in ("jax", "jaxlib")] == []
+    assert "jaxcompat._dispatch" not in imported
+    if verb == "check":
+        assert result.returncode == 1
+        assert result.stdout.startswith("a.py:2:1: JC001 `jax.tree.map` does not exist on")
+    else:
+        assert result.returncode == 0
+        assert result.stdout.startswith("migrated a.py\n")
+        assert (tmp_path / "a.py").read_text() == "import jaxcompat as jax\njax.tree.map(f, x)\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "found"),
+    [
+        (["python", "-m", "jaxcompat", "check", "a.py"], ("jaxcompat", ["check", "a.py"])),
+        (
+            ["python", "-X", "importtime", "-B", "-mjaxcompat", "migrate"],
+            ("jaxcompat", ["migrate"]),
+        ),
+        (["python", "-m", "pytest", "-m", "jaxcompat"], ("pytest", ["-m", "jaxcompat"])),
+        (["python", "script.py", "-m", "jaxcompat", "check"], None),
+        (["python", "-c", "import jaxcompat", "-m", "jaxcompat"], None),
+        (["python"], None),
+    ],
+)
+def test_the_module_python_was_started_with(argv, found):
+    from jaxcompat._early_commands import _module_run_by_python
+
+    assert _module_run_by_python(argv) == found
