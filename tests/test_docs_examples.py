@@ -1,10 +1,10 @@
 """Every Python example of the README and the docs pages runs as written, on every matrix row,
 and prints what the page shows.
 
-A ```python block is run on its own, in a fresh namespace; when a ```text block follows it with
-nothing but blank lines between, that block is the output the example prints. Each block is
-also pasted line by line into an interactive console, as a reader pastes it into the
-interpreter: a blank line inside a class body, or a statement right after an indented block,
+A ```python block is run on its own, in a fresh namespace; when a ```text title="Output"
+block follows it with nothing but blank lines between, that block is what the example prints.
+Each block is also pasted line by line into an interactive console, as a reader pastes it into
+the interpreter: a blank line inside a class body, or a statement right after an indented block,
 fails there. Other blocks (shell commands, the noxfile of a library) are not run.
 """
 
@@ -22,7 +22,7 @@ from jaxcompat._checker._cli import main as check_main
 
 from ._helpers import ROOT
 
-_BLOCK = re.compile(r"```python\n(.*?)```(?:\s*\n```text\n(.*?)```)?", re.S)
+_BLOCK = re.compile(r"```python\n(.*?)```(?:\s*\n```text title=\"Output\"\n(.*?)```)?", re.S)
 
 
 def hand_written_pages() -> list[Path]:
@@ -46,6 +46,9 @@ EXAMPLES = examples()
 
 def test_the_pages_have_their_examples():
     pages = {where.partition(" ")[0] for where, _, _ in EXAMPLES}
+    # Every output block shown follows an example, so none goes unchecked.
+    outputs = sum(page.read_text().count('```text title="Output"') for page in hand_written_pages())
+    assert outputs == sum(shown is not None for _, _, shown in EXAMPLES)
     assert {
         "README.md",
         "docs/index.md",

@@ -45,7 +45,9 @@ def test_readme_shows_the_port_in_three_commands():
 
 def test_readme_says_to_run_the_report_outside_a_checkout():
     # Inside a checkout, `python -m jaxcompat` imports the source tree, not the installed one.
-    assert "cd ~ && python -m jaxcompat      # outside the checkout" in readme_text()
+    assert (
+        "# outside the checkout (inside, it checks the source tree)\ncd ~ && python -m jaxcompat\n"
+    ) in readme_text()
 
 
 def test_readme_links_reach_their_files():
@@ -59,7 +61,8 @@ def test_readme_links_reach_their_files():
 def test_the_first_readme_example_runs_on_one_device(fresh_jaxcompat):
     # The fresh interpreter runs with one CPU device (tests/_fresh_interpreter.py): the example
     # prints what the README shows there too.
-    shown = re.search(r"```python\n.*?```\s*```text\n(.*?)```", readme_text(), re.S)
+    output = r"```python\n.*?```\s*```text title=\"Output\"\n(.*?)```"
+    shown = re.search(output, readme_text(), re.S)
     assert shown is not None
     assert fresh_jaxcompat.section("readme") == [
         *shown.group(1).splitlines(),

@@ -52,6 +52,9 @@ COPIED = {
     "changelog.md": "CHANGELOG.md",
 }
 
+#: The pages whose tables need the whole width.
+WIDE = ("compatibility.md", "benchmarks.md")
+
 
 @dataclass(frozen=True)
 class Surface:
@@ -345,6 +348,10 @@ def pages() -> dict[str, str]:
     found["check-codes.md"] = check_codes_page()
     for page, document in COPIED.items():
         found[page] = site_copy((ROOT / document).read_text())
+    for page in WIDE:
+        # Their tables have a column per primitive or per peer: the page takes the width of
+        # the site's navigation.
+        found[page] = "---\nhide:\n  - navigation\n---\n\n" + found[page]
     return found
 
 
