@@ -15,7 +15,7 @@ import yaml
 
 from jaxcompat._checker._output import EXPLANATIONS
 from jaxcompat._stable_names import STABLE_NAMES
-from jaxcompat._stable_names.keywords import rule_for
+from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
 from ._helpers import ROOT
 
@@ -87,6 +87,17 @@ def test_every_adapted_keyword_has_its_entry(generated):
             if rule is not None:
                 adapted += 1
     assert adapted > 0
+
+
+def test_every_newest_value_rule_has_its_entry(generated):
+    sections = _sections(generated)
+    values_rules = [rule for rule in KEYWORD_RULES if rule.new_values is not None]
+    assert values_rules
+    for rule in values_rules:
+        for jax_path in rule.paths or ():
+            text = sections["`jaxcompat" + jax_path.removeprefix("jax") + "` keyword values"]
+            values = ", ".join(f"`{rule.parameter}={value!r}`" for value in rule.new_values)
+            assert f"\n| {values} | {rule.fixed_in} | " in text, jax_path
 
 
 def test_a_keyword_entry_says_what_each_range_gives(generated):

@@ -39,7 +39,7 @@ from jaxcompat._stable_names.keyword_kinds import (
     UNSUPPORTED,
     KeywordRule,
 )
-from jaxcompat._stable_names.keywords import rule_for
+from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "jaxcompat" / "_data"
@@ -272,6 +272,40 @@ def keyword_section(
     return [*lines, ""]
 
 
+def value_sections(module: str, rows: tuple[str, ...]) -> list[str]:
+    """The rules for newest values of a keyword the release's function already names
+    (``new_values``: quantile's ``method="inverted_cdf"``), for the callables of ``module``."""
+    lines: list[str] = []
+    for rule in KEYWORD_RULES:
+        if rule.new_values is None or rule.fixed_in is None:
+            continue
+        for jax_path in sorted(rule.paths or ()):
+            if jax_path.rpartition(".")[0] != module:
+                continue
+            shown = "jaxcompat" + jax_path.removeprefix("jax")
+            values = ", ".join(f"`{rule.parameter}={value!r}`" for value in rule.new_values)
+            fixed = Version(rule.fixed_in)
+            labels = [
+                "JAX's own function, which takes it"
+                if Version(release) >= fixed
+                else f"honoured ({rule.other_values}); another value is the release's own call"
+                for release in rows
+            ]
+            lines += [
+                f"### `{shown}` keyword values",
+                "",
+                f"| value | first in JAX | JAX releases | `{shown}` with it is |",
+                "|---|---|---|---|",
+            ]
+            for index, (start, end, label) in enumerate(ranges(rows, labels)):
+                lines.append(
+                    f"| {values if index == 0 else ''} | {rule.fixed_in if index == 0 else ''} |"
+                    f" {span_text(start, end)} | {label} |"
+                )
+            lines.append("")
+    return lines
+
+
 def reference_pages(surface: Surface) -> dict[str, str]:
     keywords = json.loads((DATA / "newest_keywords.json").read_text())
     names: dict[str, list[StableName]] = {}
@@ -313,6 +347,9 @@ def reference_pages(surface: Surface) -> dict[str, str]:
                 signature, firsts = keywords["callables"][jax_path]
                 defaults = keywords["defaults"].get(jax_path, {})
                 lines += keyword_section(jax_path, signature, firsts, defaults, surface.rows)
+        values = value_sections(module, surface.rows)
+        if values:
+            lines += ["## Newest values of keywords the release names", "", *values]
         pages[f"reference/{page_name(module)}"] = "\n".join(lines)
         index.append(
             f"| [`{shown}`]({page_name(module)}) | {len(names.get(module, []))} |"
