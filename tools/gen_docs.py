@@ -359,6 +359,14 @@ def reference_pages(surface: Surface) -> dict[str, str]:
     return pages
 
 
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>])")
+
+
+def plain_text(text: str) -> str:
+    """``text`` as Markdown that shows it as it is (``jax.__version__`` not in bold)."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
 def check_codes_page() -> str:
     lines = [
         "# `jaxcompat check` codes",
@@ -368,7 +376,7 @@ def check_codes_page() -> str:
         "",
     ]
     for code, (name, text) in EXPLANATIONS.items():
-        lines += [f"## {code}: {name}", "", text, ""]
+        lines += [f"## {code}: {name}", "", plain_text(text), ""]
     return "\n".join(lines)
 
 
