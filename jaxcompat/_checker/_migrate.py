@@ -427,12 +427,13 @@ def migrate_source(source: str, scope: int | None = None) -> str:
 
 def remove_gates(migrated: str, scope: int) -> str:
     """``migrated`` (a source whose imports are rewritten) with its dead gate branches
-    removed on the rows ``scope``, to a fixed point."""
+    removed on the rows ``scope``, to a fixed point: until no gate waits for a pass (a pass
+    changes no line outside the spans it edits, so a gate no pass waits for stays as read)."""
     for _ in range(_MOST_PASSES):
         if not any(marker in migrated for marker in _GATE_MARKERS):
             break
-        step = remove_dead_branches(migrated, ast.parse(migrated), scope)
-        if step == migrated:
-            break
+        step, waiting = remove_dead_branches(migrated, ast.parse(migrated), scope)
+        if step == migrated or not waiting:
+            return step
         migrated = step
     return migrated

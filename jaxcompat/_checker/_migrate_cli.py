@@ -43,7 +43,7 @@ from ._files import (
     with_deep_recursion,
 )
 from ._migrate import remove_gates, rewrite_imports
-from ._migrate_pyproject import PortedFile, checked, down_to, finish_port, lowest_release
+from ._migrate_pyproject import PortedFile, down_to, finish_port, gate_count, lowest_release
 from ._ranges import RangeError, range_for_file, spec_mask
 
 __all__ = ["main"]
@@ -119,34 +119,29 @@ def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, 
     return _Loaded(file, text, encoding, scope, _protected(_imports_only, text, scope))
 
 
-def _port_floor(loaded: list[_Loaded], floor: str | None) -> tuple[str, list[PortedFile]]:
-    """The lowest release the ported files run on, read on their imports alone (the floor
-    the port declares, below the library's own where jaxcompat gives what it lacked), unless
-    ``floor`` is given; and for each file what ``check`` finds in it on every row, and its
-    gates. Gates are judged down to that floor, as a gate that never runs above the old
-    floor may run below it."""
+def _port_floor(loaded: list[_Loaded]) -> tuple[str, list[PortedFile]]:
+    """The lowest release the ported files run on, read on their imports alone: the floor
+    the port declares, below the library's own where jaxcompat gives what it lacked. Gates
+    are judged down to it, as a gate that never runs above the old floor may run below it.
+    And for each file, what ``check`` finds in it on every row, and how many gates it holds
+    (``check`` gives each gate a finding; a file it finds none in has none to remove)."""
+    from ._cli import check_source  # the findings as `check` gives them, suppressions kept
+
     every_row = (1 << len(rows())) - 1
     read: list[PortedFile] = []
     for item in loaded:
         try:
-            (found,), gates = _protected(
-                lambda text, _: checked(text, (every_row,)), item.imported, None
-            )
+            found = _protected(lambda text, _: check_source(text, every_row), item.imported, None)
         except (SyntaxError, ValueError, RecursionError):
-            found, gates = [], 1  # reported when the file is migrated
+            read.append(PortedFile(item.file, item.source, item.imported, item.scope))
+            continue  # reported when its gates are read
+        gates = gate_count(found)
+        if "jaxcompat" in item.imported and "ignore" in item.imported:
+            gates = max(gates, 1)  # a suppressed gate has no finding: read the gates
         read.append(
-            PortedFile(
-                item.file,
-                item.source,
-                item.imported,
-                item.scope,
-                item.imported,
-                tuple(found),
-                gates,
-            )
+            PortedFile(item.file, item.source, item.imported, item.scope, tuple(found), gates)
         )
-    if floor is None:
-        floor = lowest_release([finding for file in read for finding in file.imported_findings])
+    floor = lowest_release([f for file in read for f in file.every_row or ()])
     return floor, read
 
 
@@ -196,11 +191,7 @@ def main(argv: list[str]) -> int:
                     loaded.append((file, error))
             if not found_any:
                 loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
-        # With --no-pyproject the port declares the library's own range; else the lowered one.
-        floor, read = _port_floor(
-            [item for item in loaded if isinstance(item, _Loaded)],
-            rows()[-1] if args.no_pyproject else None,
-        )
+        floor, read = _port_floor([item for item in loaded if isinstance(item, _Loaded)])
         reads = iter(read)
         for item in loaded:
             if isinstance(item, tuple):
@@ -211,11 +202,14 @@ def main(argv: list[str]) -> int:
                 continue
             file, source, scope = item.file, item.source, item.scope
             imported = next(reads)
+            # With --no-pyproject the port declares the library's own range; else the
+            # lowered one.
+            judged = scope if args.no_pyproject else down_to(scope, floor)
             try:
                 migrated = (
-                    _protected(_gates_removed, item.imported, down_to(scope, floor))
-                    if imported.gates
-                    else item.imported
+                    item.imported
+                    if imported.gates_before == 0
+                    else _protected(_gates_removed, item.imported, judged)
                 )
             except (SyntaxError, ValueError, RecursionError) as error:
                 line, problem = _problem(error)
@@ -223,6 +217,8 @@ def main(argv: list[str]) -> int:
                 failed += 1
                 continue
             files += 1
+            if migrated != item.imported:
+                imported = dataclasses.replace(imported, every_row=None)  # read it again
             ported.append(dataclasses.replace(imported, migrated=migrated))
             if migrated == source:
                 continue

@@ -199,11 +199,12 @@ def _blocks(tree: ast.Module) -> dict[int, tuple[int, int]]:
     return blocks
 
 
-def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
+def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> tuple[str, bool]:
     """``source`` with one pass of dead gate branches removed (the outermost first; gates
-    inside an edited span wait for the next pass)."""
+    inside an edited span wait for the next pass), and whether any gate waits."""
     lines = source_lines(source)
     _, gates = resolve_file(tree, lines)
+    waiting = False
     blocks: dict[int, tuple[int, int]] | None = None  # read once a statement is removed
     removed: dict[int, int] = {}  # block id -> statements removed from it in this pass
     replacements: list[_Replacement] = []
@@ -224,6 +225,7 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
         if replacement is None:
             continue
         if any(r.first <= replacement.last and replacement.first <= r.last for r in replacements):
+            waiting = True
             continue  # inside another gate's span: the next pass sees it
         if not replacement.text and not gate.is_elif:
             if blocks is None:
@@ -243,7 +245,7 @@ def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> str:
     if not ended_blank:  # removed statements ended the file: so do the blank lines before them
         while lines and not lines[-1].strip():
             lines.pop()
-    return "".join(lines)
+    return "".join(lines), waiting
 
 
 def _keep(gate: Gate, scope: int) -> str | None:

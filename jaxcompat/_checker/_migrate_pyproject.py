@@ -17,12 +17,10 @@ of the ported library fails to import. This module
 
 from __future__ import annotations
 
-import ast
 import difflib
 import importlib.metadata
 import re
 import sys
-import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,9 +30,7 @@ from packaging.utils import canonicalize_name
 
 from .._matrix import rows as matrix_rows
 from .._surface import rows
-from ._files import source_lines
-from ._resolve import resolve_file
-from ._rules import Finding, findings
+from ._rules import Finding
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -43,9 +39,11 @@ else:  # pragma: no cover - Python 3.10
 
 __all__ = [
     "FAILING_CODES",
+    "GATE_CODES",
     "PyprojectEdit",
     "down_to",
     "finish_port",
+    "gate_count",
     "lowest_release",
     "nearest_pyproject",
     "update",
@@ -252,20 +250,13 @@ def update(pyproject: Path, floor: str) -> PyprojectEdit:
     return PyprojectEdit(pyproject, text, changes, notes)
 
 
-def checked(source: str, scopes: tuple[int, ...]) -> tuple[list[list[Finding]], int]:
-    """The findings ``check`` gives (suppressions kept) on each of ``scopes``, from one parse
-    of ``source``, and how many version gates it holds (raises SyntaxError)."""
-    from ._cli import _suppressed
+#: The codes of the gates a port may remove: ``check`` gives each such gate one of them.
+GATE_CODES = frozenset({"JC030", "JC033", "JC034"})
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        tree = ast.parse(source)
-    lines = source_lines(source)
-    uses, gates = resolve_file(tree, lines)
-    found = [
-        [f for f in findings(uses, gates, scope) if not _suppressed(f, lines)] for scope in scopes
-    ]
-    return found, sum(gate.kind in ("version", "hasattr", "try") for gate in gates)
+
+def gate_count(findings: list[Finding]) -> int:
+    """How many version gates the findings of a file on every row say it holds."""
+    return sum(finding.code in GATE_CODES for finding in findings)
 
 
 def down_to(scope: int, floor: str) -> int:
@@ -283,11 +274,10 @@ class PortedFile:
     source: str
     migrated: str
     scope: int  # the rows of its declared range
-    #: What ``check`` found in the source with its imports rewritten, on every row, and the
-    #: gates it held: when no gate went, the findings of the port on every row.
-    imported: str | None = None
-    imported_findings: tuple[Finding, ...] = ()
-    gates: int = 0
+    #: Where the port read them already: what ``check`` finds in ``migrated`` on every row,
+    #: and how many gates ``source`` held.
+    every_row: tuple[Finding, ...] | None = None
+    gates_before: int | None = None
 
 
 def finish_port(
@@ -297,11 +287,13 @@ def finish_port(
 
     Returns (whether the pyproject.toml changes, the closing lines for the summary).
     """
+    from ._cli import check_source  # the findings as `check` gives them, suppressions kept
+
     every_row = (1 << len(rows())) - 1
     on_every_row = [
-        list(file.imported_findings)
-        if file.migrated == file.imported
-        else checked(file.migrated, (every_row,))[0][0]
+        list(file.every_row)
+        if file.every_row is not None
+        else check_source(file.migrated, every_row)
         for file in ported
     ]
     floor = lowest_release([finding for found in on_every_row for finding in found])
@@ -333,13 +325,13 @@ def finish_port(
     left: list[str] = []
     codes: Counter[str] = Counter()
     removed = 0
-    for file in ported:
-        (still,), gates = checked(file.migrated, (down_to(file.scope, floor),))
-        if file.imported is None:  # not read by the migration itself
-            (_, before) = checked(file.source, ())
-        else:
-            before = file.gates
-        removed += max(0, before - gates)
+    for file, on_every in zip(ported, on_every_row, strict=True):
+        lowered = down_to(file.scope, floor)
+        still = on_every if lowered == every_row else check_source(file.migrated, lowered)
+        before = file.gates_before
+        if before is None:
+            before = gate_count(check_source(file.source, every_row))
+        removed += max(0, before - gate_count(on_every))
         for finding in still:
             codes[finding.code] += 1
             where = f"{file.path}:{finding.line}:{finding.col}"
