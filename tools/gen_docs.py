@@ -359,12 +359,18 @@ def reference_pages(surface: Surface) -> dict[str, str]:
     return pages
 
 
-_MARKDOWN = re.compile(r"([\\`*_\[\]<>])")
+_CODE_SPAN = re.compile(r"(`[^`]*`)")
+_MARKDOWN = re.compile(r"([\\*_\[\]])")
 
 
 def plain_text(text: str) -> str:
-    """``text`` as Markdown that shows it as it is (``jax.__version__`` not in bold)."""
-    return _MARKDOWN.sub(r"\\\1", text)
+    """``text`` as Markdown that shows it as it is: its code spans stay code, and elsewhere
+    ``jax.__version__`` is not bold and ``<`` opens no tag."""
+    parts = _CODE_SPAN.split(text)
+    return "".join(
+        part if index % 2 else _MARKDOWN.sub(r"\\\1", part).replace("<", "&lt;")
+        for index, part in enumerate(parts)
+    )
 
 
 def check_codes_page() -> str:
