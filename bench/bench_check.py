@@ -1,5 +1,5 @@
-"""Time `jaxcompat check` and `jaxcompat migrate` on a generated 50,000-line source tree, and
-`check` on this repository.
+"""Time `jaxcompat check` and `jaxcompat migrate` on a generated 50,000-line source tree, on a
+large published tree from the package index, and `check` on this repository.
 
 The target: 50,000 lines in at most 2 s on one core, for each command (`migrate --check`
 computes every rewrite and writes nothing). The generated tree is written to a temporary
@@ -8,6 +8,11 @@ gate on the version and define classes and nested functions, in the proportions 
 libraries (most lines are ordinary Python). The commands run in this process, after one
 warm-up run that loads the data files; the best of `--repeats` runs counts. Nothing here
 asserts on time.
+
+The large tree (`--large`, default TensorFlow Probability 0.25.0, about 590,000 lines, whose
+JAX substrate is generated code) is fetched with `pip download --no-deps` (an sdist where
+the index has one, else the wheel) and unpacked to a temporary directory; both commands run
+once on it. `--large ''` leaves it out.
 
     python bench/bench_check.py
     python bench/bench_check.py --markdown BENCHMARKS.md   # (re)writes its own section
@@ -21,9 +26,12 @@ import io
 import os
 import platform
 import re
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +40,9 @@ sys.path.insert(0, str(ROOT))
 
 from jaxcompat._checker import main  # noqa: E402
 from jaxcompat._checker._migrate_cli import main as migrate  # noqa: E402
+
+#: A published tree of more than 100,000 lines: a JAX library whose source tree is large.
+LARGE_TREE = "tensorflow-probability==0.25.0"
 
 TARGET_SECONDS = 2.0
 TARGET_LINES = 50_000
@@ -145,6 +156,34 @@ def generate(directory: Path, lines: int) -> int:
     return written
 
 
+def fetch(requirement: str, directory: Path) -> Path:
+    """Download `requirement` (no dependencies) into `directory` and unpack it; return the
+    unpacked tree."""
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--dest",
+            str(directory / "download"),
+            requirement,
+        ],
+        check=True,
+    )
+    (archive,) = (directory / "download").iterdir()
+    tree = directory / "tree"
+    if archive.suffix == ".whl":
+        with zipfile.ZipFile(archive) as opened:
+            opened.extractall(tree)
+    else:
+        with tarfile.open(archive) as opened:
+            opened.extractall(tree, filter="data")
+    return tree
+
+
 def time_check(paths: list[str], repeats: int) -> tuple[float, int, str]:
     """Best wall time of `jaxcompat check paths`, the lines read and the summary line."""
     best, summary = _best(main, [*paths, "--jax", ">=0.4.13"], repeats)
@@ -209,6 +248,9 @@ def main_bench() -> None:
     parser.add_argument("--lines", type=int, default=TARGET_LINES)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--markdown", type=Path, help="write the result into this file")
+    parser.add_argument(
+        "--large", default=LARGE_TREE, help="a requirement to fetch and time ('' for none)"
+    )
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
@@ -222,6 +264,13 @@ def main_bench() -> None:
         results.append(
             (f"migrate --check, generated tree ({lines:,} lines)", seconds, lines, summary)
         )
+    if args.large:
+        with tempfile.TemporaryDirectory() as directory:
+            tree = fetch(args.large, Path(directory))
+            seconds, read, summary = time_check([str(tree)], 1)
+            results.append((f"check, {args.large} ({read:,} lines)", seconds, read, summary))
+            seconds, summary = time_migrate([str(tree)], 1)
+            results.append((f"migrate --check, {args.large}", seconds, read, summary))
     repository = [str(ROOT / name) for name in ("jaxcompat", "tests", "examples", "bench", "tools")]
     seconds, read, summary = time_check([p for p in repository if Path(p).exists()], args.repeats)
     results.append(("check, this repository", seconds, read, summary))
