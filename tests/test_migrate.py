@@ -464,6 +464,27 @@ def test_gates_are_judged_on_the_range_the_port_declares(library, capsys):
     )
 
 
+def test_the_gates_removed_are_counted_once_each(library, capsys):
+    # One gate removed; a suppressed gate (no finding) stays, and counts as no removal.
+    (library / "lib" / "gate.py").write_text(
+        "import jax\n"
+        "if jax.__version_info__ >= (0, 4, 13):\n"
+        "    mode = 'new'\n"
+        "if jax.__version_info__ >= (0, 4, 13):  # jaxcompat: ignore\n"
+        "    flag = 1\n"
+    )
+    (library / "lib" / "plain.py").write_text("import jax  # ignore what jaxcompat says\n")
+    assert main(["--no-pyproject", "lib/gate.py", "lib/plain.py"]) == 0
+    assert (library / "lib" / "gate.py").read_text() == (
+        "import jaxcompat as jax\nmode = 'new'\nflag = 1\n"
+    )
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[-1]
+        .startswith("Migrated 2 of 2 files; removed 2 version gates;")
+    )
+
+
 def test_usage_errors(library, capsys):
     assert main(["no-such-dir"]) == 2
     assert capsys.readouterr().err == "jaxcompat migrate: no such file or directory: no-such-dir\n"

@@ -43,7 +43,14 @@ from ._files import (
     with_deep_recursion,
 )
 from ._migrate import remove_gates, rewrite_imports
-from ._migrate_pyproject import PortedFile, down_to, finish_port, gate_count, lowest_release
+from ._migrate_pyproject import (
+    SUPPRESSION,
+    PortedFile,
+    down_to,
+    finish_port,
+    gate_count,
+    lowest_release,
+)
 from ._ranges import RangeError, range_for_file, spec_mask
 
 __all__ = ["main"]
@@ -135,11 +142,10 @@ def _port_floor(loaded: list[_Loaded]) -> tuple[str, list[PortedFile]]:
         except (SyntaxError, ValueError, RecursionError):
             read.append(PortedFile(item.file, item.source, item.imported, item.scope))
             continue  # reported when its gates are read
-        gates = gate_count(found)
-        if "jaxcompat" in item.imported and "ignore" in item.imported:
-            gates = max(gates, 1)  # a suppressed gate has no finding: read the gates
         read.append(
-            PortedFile(item.file, item.source, item.imported, item.scope, tuple(found), gates)
+            PortedFile(
+                item.file, item.source, item.imported, item.scope, tuple(found), gate_count(found)
+            )
         )
     floor = lowest_release([f for file in read for f in file.every_row or ()])
     return floor, read
@@ -206,10 +212,11 @@ def main(argv: list[str]) -> int:
             # lowered one.
             judged = scope if args.no_pyproject else down_to(scope, floor)
             try:
+                # A suppressed gate has no finding: a file with a suppression is read for
+                # gates all the same.
+                gateless = imported.gates_before == 0 and not SUPPRESSION.search(item.imported)
                 migrated = (
-                    item.imported
-                    if imported.gates_before == 0
-                    else _protected(_gates_removed, item.imported, judged)
+                    item.imported if gateless else _protected(_gates_removed, item.imported, judged)
                 )
             except (SyntaxError, ValueError, RecursionError) as error:
                 line, problem = _problem(error)
