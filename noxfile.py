@@ -408,6 +408,20 @@ def api_surface(session: nox.Session, jax: str) -> None:
 
 
 @nox.session(default=False)
+@nox.parametrize("python,jax", _row_params(["module_surface"]))
+def module_surface(session: nox.Session, jax: str) -> None:
+    """JAX's module paths and array attributes per row; with every row, the data file."""
+    _row_session(session, jax, "test")
+    out = f"api-results/modules/{jax}.json"
+    session.run("python", "tools/module_surface.py", "--probe", "--out", out, env=RUN_ENV)
+    if all((ROOT / "api-results" / "modules" / f"{r.jax}.json").is_file() for r in MATRIX):
+        data = "jaxcompat/_data/module_surface.json"
+        session.run(
+            "python", "tools/module_surface.py", "--merge", "api-results/modules", "--out", data
+        )
+
+
+@nox.session(default=False)
 @nox.parametrize("python,jax", _row_params(["downstream"]))
 def downstream(session: nox.Session, jax: str) -> None:
     """The example downstream library's own tests, per row, against this jaxcompat.

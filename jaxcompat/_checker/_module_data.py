@@ -1,0 +1,65 @@
+"""What the module surface data says: JAX's module paths, some modules' names, and the array
+type's attributes, per matrix row, as bit masks over ``rows()``.
+
+The data, ``jaxcompat/_data/module_surface.json``, is written by ``tools/module_surface.py``
+(`nox -s module_surface`), which describes its format; it is read on first use only.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+from .._surface import rows
+
+__all__ = ["array_attribute", "module_mask", "module_name", "modules_known"]
+
+
+@functools.cache
+def _data() -> dict[str, Any]:
+    text = (resources.files("jaxcompat") / "_data" / "module_surface.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    if tuple(data["rows"]) != rows():
+        raise RuntimeError(
+            "jaxcompat/_data/module_surface.json and api_surface.json cover different rows; "
+            "regenerate it with `nox -s module_surface`."
+        )
+    return data
+
+
+def _mask(chars: str, present: str) -> int:
+    return sum(1 << index for index, char in enumerate(chars) if char in present)
+
+
+def modules_known() -> frozenset[str]:
+    """Every JAX module path some row has."""
+    return frozenset(_data()["modules"])
+
+
+def module_mask(path: str) -> tuple[int, int] | None:
+    """(rows where module `path` imports, rows where importing it warns); None if no row has
+    a module at `path`. A module that fails to import only for want of another package (or
+    a GPU) on the machine that recorded the data counts as importing."""
+    chars = _data()["modules"].get(path)
+    if chars is None:
+        return None
+    return _mask(chars, "owd"), _mask(chars, "w")
+
+
+def module_name(module: str, name: str) -> tuple[int, int] | None:
+    """(rows where `module.name` can be read, rows where reading it warns), for the modules
+    whose names the data records; None for other modules."""
+    names = _data()["names"].get(module)
+    if not names:
+        return None
+    chars = names.get(name, ".")
+    return _mask(chars, "ow"), _mask(chars, "w")
+
+
+def array_attribute(name: str) -> str | None:
+    """One character per row for a JAX array's attribute `name` (``device()``: calling
+    ``x.device()``); None if no row has it. See ``tools/module_surface.py``."""
+    found: str | None = _data()["array"].get(name)
+    return found

@@ -1,0 +1,221 @@
+"""Record, per matrix row, JAX's module paths and the attributes of its array type.
+
+    python tools/module_surface.py --probe --out api-results/modules/0.4.30.json  (row's venv)
+    python tools/module_surface.py --merge api-results/modules \
+        --out jaxcompat/_data/module_surface.json
+
+The API surface data (`tools/api_surface.py`) records the names of a fixed list of modules;
+`jaxcompat check` also needs every public module path JAX ships (to see an import of one that
+a release lacks: ``jax.lib.xla_bridge``, ``jax.experimental.maps``) and the methods and
+properties of ``jax.Array`` (``x.device_buffer``). Both are quick to record, so this probe
+runs apart from the slower API one.
+
+`--probe` walks the installed ``jax`` package's files (every module path without a private
+component), imports each, and reads every public attribute of an array. `--merge` joins the
+rows, in matrix.yml order, into the file ``jaxcompat/_checker/_module_data.py`` reads:
+
+- ``rows``: the releases, oldest first;
+- ``modules[path]``: one character per row: ``o`` imports, ``w`` importing it emits a
+  DeprecationWarning or FutureWarning, ``r`` the file is there but importing it raises, saying
+  it was removed or deprecated (a removed module's stub), ``d`` the file is there but
+  importing it fails otherwise (a package or a GPU this machine lacks: present, for the
+  checker), ``.`` no such module;
+- ``array[name]``: one character per row for ``jax.numpy.zeros((2, 2)).<name>``: ``m`` a method,
+  ``M`` a method whose access warns, ``p`` another attribute, ``P`` one whose access warns,
+  ``r`` listed but reading it raises, ``.`` absent;
+  ``array["device()"]``: calling ``x.device()`` works (``m``), warns (``M``) or raises (``r``);
+- ``names[module][name]``: for the modules in NAMES_OF, one character per row: ``o``, ``w``
+  reading it warns, ``r`` listed but reading it raises, ``.`` absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPRECATIONS = (DeprecationWarning, FutureWarning)
+
+# Does importing the module warn in a fresh interpreter, once `jax` is imported?
+_FRESH_IMPORT = """
+import importlib, sys, warnings
+import jax
+with warnings.catch_warnings(record=True) as seen:
+    warnings.simplefilter("always")
+    try:
+        importlib.import_module(sys.argv[1])
+    except Exception:
+        pass
+print(any(issubclass(w.category, (DeprecationWarning, FutureWarning)) for w in seen))
+"""
+
+
+def module_paths(package: Path) -> list[str]:
+    """Every public module path under the ``jax`` package directory, parents first."""
+    found = set()
+    for file in package.rglob("*.py"):
+        parts = list(file.relative_to(package.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if any(part.startswith("_") or part == "tests" for part in parts):
+            continue
+        found.add(".".join(parts))
+    return sorted(found, key=lambda path: (path.count("."), path))
+
+
+def _import_status(path: str) -> str:
+    already = path in sys.modules
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            module = importlib.import_module(path)
+        except ModuleNotFoundError as error:
+            missing = (error.name or "").split(".")[0]
+            return "r" if missing in ("jax", "jaxlib", "") else "d"
+        except Exception as error:
+            # A removed module's stub says so; anything else (a GPU library, TensorFlow) is
+            # this machine's lack, not the release's.
+            said = str(error).lower()
+            return "r" if any(w in said for w in ("remov", "deprecat", "no longer")) else "d"
+    if any(issubclass(w.category, DEPRECATIONS) for w in seen):
+        return "w"
+    source = Path(getattr(module, "__file__", "") or "")
+    if already and source.is_file() and "warn" in source.read_text("utf-8", "replace"):
+        # Loaded as a side effect of an earlier import, so its warning went there.
+        fresh = subprocess.run(
+            [sys.executable, "-c", _FRESH_IMPORT, path], capture_output=True, text=True
+        )
+        if fresh.stdout.strip().endswith("True"):
+            return "w"
+    return "o"
+
+
+def _attribute_status(array: Any, name: str) -> str:
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            value = getattr(array, name)
+        except Exception:
+            return "r"
+    warned = any(issubclass(w.category, DEPRECATIONS) for w in seen)
+    kind = "m" if callable(value) else "p"
+    return kind.upper() if warned else kind
+
+
+def _device_call_status(array: Any) -> str:
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            array.device()
+        except Exception:
+            return "r"
+    return "M" if any(issubclass(w.category, DEPRECATIONS) for w in seen) else "m"
+
+
+#: Modules whose names the API surface data does not record, and that libraries read names
+#: of (``jax.interpreters.pxla.ShardedDeviceArray``): their public names per row too.
+NAMES_OF = (
+    "jax.interpreters.pxla",
+    "jax.lib.xla_bridge",
+    "jax.experimental.maps",
+    "jax.experimental.host_callback",
+    "jax.abstract_arrays",
+    "jax.linear_util",
+)
+
+
+def _names_of(path: str) -> dict[str, str]:
+    """Each public name of module `path`: ``o``, ``w`` (reading it warns), ``r`` (raises)."""
+    module = sys.modules.get(path)
+    if module is None:
+        return {}
+    names = {n for n in dir(module) if not n.startswith("_")}
+    deprecations = getattr(module, "_deprecations", None)
+    if isinstance(deprecations, dict):  # some releases bind the deprecations module there
+        names |= set(deprecations)
+    found = {}
+    for name in sorted(names):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                getattr(module, name)
+            except Exception:
+                found[name] = "r"
+                continue
+        found[name] = "w" if any(issubclass(w.category, DEPRECATIONS) for w in seen) else "o"
+    return found
+
+
+def probe() -> dict[str, Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import jax
+        import jax.numpy as jnp
+
+        array = jnp.zeros((2, 2))
+    public = {n for n in dir(type(array)) if not n.startswith("_")}
+    public |= {n for n in dir(jax.Array) if not n.startswith("_")}
+    attributes = {name: _attribute_status(array, name) for name in sorted(public)}
+    attributes["device()"] = _device_call_status(jnp.zeros(2))
+    package = Path(jax.__file__).parent
+    modules = {path: _import_status(path) for path in module_paths(package)}
+    names = {path: _names_of(path) for path in NAMES_OF}
+    return {"jax": jax.__version__, "modules": modules, "array": attributes, "names": names}
+
+
+def merge(results: Path, matrix: Path) -> dict[str, Any]:
+    import yaml
+
+    rows = [str(row["jax"]) for row in yaml.safe_load(matrix.read_text())["releases"]]
+    missing = [row for row in rows if not (results / f"{row}.json").is_file()]
+    if missing:
+        raise SystemExit(f"module surface: no probe result for {', '.join(missing)}")
+    probes = [json.loads((results / f"{row}.json").read_text()) for row in rows]
+    for row, data in zip(rows, probes, strict=True):
+        if data["jax"] != row:
+            raise SystemExit(f"module surface: {results}/{row}.json was probed on {data['jax']}")
+
+    def per_row(key: str) -> dict[str, str]:
+        every = sorted({name for data in probes for name in data[key]})
+        return {name: "".join(data[key].get(name, ".") for data in probes) for name in every}
+
+    names = {}
+    for path in NAMES_OF:
+        every = sorted({name for data in probes for name in data["names"].get(path, {})})
+        names[path] = {
+            name: "".join(data["names"].get(path, {}).get(name, ".") for data in probes)
+            for name in every
+        }
+    return {
+        "rows": rows,
+        "modules": per_row("modules"),
+        "array": per_row("array"),
+        "names": names,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--probe", action="store_true", help="record the installed JAX")
+    parser.add_argument("--merge", type=Path, metavar="DIR", help="merge DIR/<jax>.json files")
+    parser.add_argument("--matrix", type=Path, default=ROOT / "matrix.yml")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    if args.probe == bool(args.merge):
+        parser.error("give exactly one of --probe and --merge")
+    data = probe() if args.probe else merge(args.merge, args.matrix)
+    text = json.dumps(data, indent=None if args.merge else 1, separators=(",", ":"))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text + "\n")
+    print(f"wrote {args.out} ({len(text) // 1024} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
