@@ -74,7 +74,7 @@ def _file_findings(source: str, scope: int) -> tuple[list[Finding], list[tuple[i
         tree = ast.parse(source)
     lines = source_lines(source)
     uses, gates = resolve_file(tree, lines)
-    found = [f for f in findings(uses, gates, scope) if not _suppressed(f, lines)]
+    found = [f for f in findings(uses, gates, scope, tree, source) if not _suppressed(f, lines)]
     branches = [
         (gate.line, gate.test or gate.kind, gate.truth & gate.mask & scope)
         for gate in gates

@@ -42,6 +42,7 @@ from typing import Any, TypedDict, cast
 __all__ = [
     "FORMAT",
     "added_parameters",
+    "config_option",
     "first_row_with_status",
     "importable",
     "modules",
@@ -175,6 +176,12 @@ def object_at(module: str, name: str, release: str) -> str | None:
     if status(module, name)[_row_index(release)] not in "ow":
         return None
     return cast("str | None", _at(_module(module)["names"][name]["object"], release))
+
+
+def config_option(option: str) -> str | None:
+    """One character per row for a ``jax.config`` option (``o`` present, ``.`` absent), or
+    None where no row has it."""
+    return _data().get("config", {}).get(option)
 
 
 def signature_runs(path: str) -> tuple[tuple[str, str | None], ...]:

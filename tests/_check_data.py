@@ -10,7 +10,14 @@ import pytest
 
 from jaxcompat import _stable_names as stable
 from jaxcompat import _surface
-from jaxcompat._checker import _api, _ranges, _rules
+from jaxcompat._checker import (
+    _api,
+    _config_findings,
+    _module_data,
+    _module_findings,
+    _ranges,
+    _rules,
+)
 
 ROWS = ["0.4.13", "0.4.25", "0.4.30", "0.5.3", "0.7.0", "0.10.0", "0.12.0"]
 ALL = "ooooooo"
@@ -128,6 +135,8 @@ def _clear() -> None:
         _api.adapted_keyword,
         _ranges.release_tuples,
         _rules._name_problems,
+        _module_findings._missing,
+        _config_findings._missing,
     ):
         function.cache_clear()
 
@@ -137,6 +146,9 @@ def fixture_data(monkeypatch):
     """Point the checker at SURFACE and STABLE for one test."""
     monkeypatch.setattr(_surface, "_data", functools.cache(lambda: SURFACE))
     monkeypatch.setattr(_api, "STABLE_NAMES", STABLE)
+    # No module paths, names or array attributes: tests/test_check_modules.py sets its own.
+    no_modules = {"rows": ROWS, "modules": {}, "names": {}, "array": {}}
+    monkeypatch.setattr(_module_data, "_data", functools.cache(lambda: no_modules))
     _clear()
     yield
     _clear()

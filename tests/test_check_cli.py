@@ -347,7 +347,14 @@ def test_explain(capsys):
         "JC033",
         "JC034",
         "JC040",
+        "JC050",
+        "JC060",
     ]
+    code, out, _ = run(capsys, "--explain", "JC060")
+    assert (code, out.splitlines()[0]) == (0, "JC060 (array-attribute-by-name)")
+    assert "a guess by name" in out
+    code, out, _ = run(capsys, "--explain", "JC050")
+    assert (code, out.splitlines()[0]) == (0, "JC050 (config-option-missing)")
     code, out, _ = run(capsys, "--explain", "JC033")
     assert (code, out.splitlines()[0]) == (0, "JC033 (dead-gate)")
     code, out, _ = run(capsys, "--explain", "JC034")

@@ -173,18 +173,23 @@ def test_the_pinned_example(tmp_path, monkeypatch, capsys):
     assert 'dependencies = ["jax>=0.4.13,<0.7,!=0.5.0", "jaxcompat", "numpy"]\n' in text
     out = capsys.readouterr().out.splitlines()
     left = [line for line in out if line.startswith("left for a person: ")]
-    # jax.tree_map (removed from JAX) and jnp.clip's and jnp.reshape's old keywords: the
-    # names jaxcompat gives take the newest JAX's signature, so a person changes the calls.
+    # devices.py's jax.config module, removed config option and array attribute (no
+    # jaxcompat name gives them); jax.tree_map (removed from JAX) and jnp.clip's and
+    # jnp.reshape's old keywords: the names jaxcompat gives take the newest JAX's signature,
+    # so a person changes the calls.
     assert [line.split(": ")[2].split()[0] for line in left] == [
+        "JC001",
+        "JC050",
+        "JC060",
         "JC003",
         "JC010",
         "JC010",
         "JC010",
     ]
     assert out[-1] == (
-        "Migrated 2 of 3 files; removed 3 version gates; 4 findings left for a person "
-        "(JC003: 1, JC010: 3); the ported code runs on JAX 0.4.13 and newer once those are "
-        "fixed."
+        "Migrated 2 of 4 files; removed 3 version gates; 7 findings left for a person "
+        "(JC001: 1, JC003: 1, JC010: 3, JC050: 1, JC060: 1); the ported code runs on JAX "
+        "0.4.13 and newer once those are fixed."
     )
     assert main(["--check", "."]) == 0  # a second run changes nothing
     assert (tmp_path / "pinned" / "pyproject.toml").read_text() == text

@@ -82,7 +82,8 @@ def check_source(source: str, scope: int) -> list[Finding]:
     # suppression comment after one would be looked for on the wrong line.
     lines = source_lines(source)
     uses, gates = resolve_file(tree, lines)
-    return [f for f in findings(uses, gates, scope) if not _suppressed(f, lines)]
+    found = findings(uses, gates, scope, tree, source)
+    return [f for f in found if not _suppressed(f, lines)]
 
 
 def main(argv: list[str]) -> int:

@@ -18,7 +18,12 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
         "A JAX name or module the code uses does not exist on some JAX releases in the range "
         "the library claims, so the code fails there with AttributeError or ImportError. The "
         "finding lists those releases (rows of jaxcompat's test matrix) and the fix: the "
-        "jaxcompat name that gives it on every release, or the floor to raise to.",
+        "jaxcompat name that gives it on every release, or the floor to raise to. Modules "
+        "count too, imported (from jax.lib import xla_bridge, import jax.experimental.maps, "
+        "from jax.config import config) or reached by attribute (jax.lib.xla_bridge."
+        "get_backend()): for a module JAX removed, the finding names what JAX's changelog "
+        "gives in its place (jax.extend.backend for jax.lib.xla_bridge, the jax.config "
+        "object for the jax.config module).",
     ),
     "JC002": (
         "deprecated-name",
@@ -93,6 +98,29 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
         "A jaxcompat name that raises AttributeError on some releases in the range, because "
         "JAX cannot do it before a given release (the message names it and why). Raise the "
         "floor, or keep a hasattr check.",
+    ),
+    "JC050": (
+        "config-option-missing",
+        'A jax.config option the code sets or reads (jax.config.update("jax_array", '
+        'True), jax.config.read("..."), jax.config.jax_spmd_mode) that JAX\'s config does '
+        "not have on some releases in the range: there the call raises AttributeError "
+        "(Unrecognized config option). The finding lists those releases and what JAX's "
+        "changelog says replaces the option (often nothing: an option that had no effect "
+        "any more, such as jax_array, can be dropped), or the floor from which JAX has a "
+        "newer option.",
+    ),
+    "JC060": (
+        "array-attribute-by-name",
+        "An attribute or method of JAX's array (x.device_buffer, x.device_buffers, "
+        "x.device(), ...) that some releases in the range lack or warn on. The checker "
+        "cannot know the type of x: the finding is a guess by name, and only names that no "
+        "other common array library uses are reported. x.device (a property of PyTorch "
+        "and TensorFlow tensors; JAX's from 0.4.31), x.layout (PyTorch's; JAX's renamed "
+        "format in 0.7.0), x.to_device and x.mT (NumPy 2's) are never reported; x.device() "
+        "with no argument is (a property elsewhere, a method on JAX before 0.4.27). The "
+        "message names the replacement JAX's changelog gives: x.addressable_data(0) for "
+        "x.device_buffer, next(iter(x.devices())) for x.device(). Suppress a wrong guess "
+        "with `# jaxcompat: ignore[JC060]`.",
     ),
 }
 

@@ -125,6 +125,7 @@ class _Resolver(ast.NodeVisitor):
                     self.guarded,
                     check_name=bool(attributes),
                     call=call,
+                    bound=binding.path,
                 )
             )
         return True
@@ -183,7 +184,7 @@ class _Resolver(ast.NodeVisitor):
             if root not in _ROOTS:
                 self.bind(alias.asname or root, None)
                 continue
-            self.add_import_use(alias.name, node)
+            self.add_import_use(alias.name, node, "import")
             if alias.asname:
                 self.bind(alias.asname, alias.name)
             else:
@@ -197,13 +198,21 @@ class _Resolver(ast.NodeVisitor):
                 continue
             path = f"{module}.{alias.name}" if inside else None
             if path is not None:
-                self.add_import_use(path, node)
+                self.add_import_use(path, node, "from")
             self.bind(alias.asname or alias.name, path, alias=True)
 
-    def add_import_use(self, path: str, node: ast.stmt) -> None:
+    def add_import_use(self, path: str, node: ast.stmt, kind: str) -> None:
         if (path.split(".")[0] == "jax" and path != "jax") or path.startswith("jaxcompat."):
             self.uses.append(
-                Use(path, node.lineno, node.col_offset + 1, self.mask, self.guarded, True)
+                Use(
+                    path,
+                    node.lineno,
+                    node.col_offset + 1,
+                    self.mask,
+                    self.guarded,
+                    True,
+                    imported=kind,
+                )
             )
 
     # --- expressions -----------------------------------------------------------------
@@ -222,6 +231,7 @@ class _Resolver(ast.NodeVisitor):
                 for k in node.keywords
                 if k.arg and isinstance(k.value, ast.Constant) and k.value.value is None
             ),
+            _string_literal(node.args[0]) if node.args else None,
         )
         if not self.record(node.func, call):
             self.visit(node.func)
@@ -483,6 +493,10 @@ class _Resolver(ast.NodeVisitor):
 
 def _visit_nothing(visitor: _Resolver, node: ast.AST) -> None:
     return None
+
+
+def _string_literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _may_read_the_version(node: ast.AST, tracked: dict[str, str | int]) -> bool:

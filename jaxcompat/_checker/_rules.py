@@ -14,11 +14,16 @@ Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
 - JC032 ``jax.__version__`` read through ``import jaxcompat as jax`` (jaxcompat's version);
 - JC033 a gate with a branch that never runs on the declared range (dead);
 - JC034 a gate still needed on the declared range, and the floor that would make it dead;
-- JC040 a jaxcompat name that raises AttributeError on some rows of the range.
+- JC040 a jaxcompat name that raises AttributeError on some rows of the range;
+- JC050 a ``jax.config`` option that some rows lack (``_config_findings``);
+- JC060 an array method or attribute, by name, that some rows lack (``_array_findings``).
+
+JC001 for modules (``from jax.lib import xla_bridge``) is ``_module_findings``'s.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,7 +48,10 @@ from ._api import (
     stable_for,
     stable_names,
 )
+from ._array_findings import array_findings
+from ._config_findings import config_findings
 from ._gates import VERSION_PATHS, available_rows
+from ._module_findings import module_findings
 from ._ranges import describe, row_list
 from ._uses import CallInfo, Gate, Use
 
@@ -594,13 +602,20 @@ def _dead_or_needed_gate(gate: Gate, effective: int) -> Finding:
     return Finding(gate.line, gate.col, "JC034", message, 0)
 
 
-def findings(uses: list[Use], gates: list[Gate], scope: int) -> list[Finding]:
-    """Every finding for one file's uses and gates, checked on the rows `scope`."""
+def findings(
+    uses: list[Use], gates: list[Gate], scope: int, tree: ast.Module | None = None, source: str = ""
+) -> list[Finding]:
+    """Every finding for one file's uses and gates, checked on the rows `scope`; with the
+    file's `tree` and `source`, its array attributes too (JC060)."""
     found: list[Finding] = []
     for use in uses:
         effective = use.mask & scope
         if effective:
             found.extend(_use_findings(use, effective))
+            found.extend(Finding(*f) for f in module_findings(use, effective))
+            found.extend(Finding(*f) for f in config_findings(use, effective))
+    if tree is not None:
+        found.extend(Finding(*f) for f in array_findings(tree, source, gates, scope))
     for gate in gates:
         finding = _gate_finding(gate, scope)
         if finding is not None:

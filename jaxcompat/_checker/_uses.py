@@ -14,6 +14,7 @@ class CallInfo:
     keywords: tuple[tuple[str, int, int], ...]  # name, line, column
     double_star: bool
     none_keywords: frozenset[str] = frozenset()  # the keywords passed a literal None
+    first_text: str | None = None  # the first argument, where it is a string literal
 
 
 @dataclass
@@ -25,6 +26,11 @@ class Use:
     guarded: bool  # inside ``try`` with ``except ImportError/AttributeError``
     check_name: bool  # False for a name bound by ``from`` (the import reported it)
     call: CallInfo | None = None
+    #: The path its local name was bound to (``jax`` in ``jax.lib.xla_bridge``); None for
+    #: an import, whose ``imported`` says which kind: "import" (``import a.b``: every part
+    #: is a module) or "from" (``from a import b``: ``b`` a name or a module).
+    bound: str | None = None
+    imported: str = ""
 
 
 @dataclass

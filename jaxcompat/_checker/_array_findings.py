@@ -1,0 +1,169 @@
+"""JC060: a JAX array method or attribute that some release of the range lacks, found by name.
+
+``x.device_buffer`` fails from JAX 0.4.27; ``x.device()`` from 0.4.27 too (0.4.31 made
+``device`` a property). What ``x`` is, a static checker cannot know: only names that no
+other common array library uses are reported (``BY_NAME``), and each finding says it is a
+guess by name. Names other libraries share are left alone, so a PyTorch or NumPy file is
+never reported: ``x.device`` (a property of torch and TensorFlow tensors; JAX's from 0.4.31,
+none on 0.4.27-0.4.30), ``x.layout`` (torch's; JAX's on 0.4.26-0.6.2, renamed ``format``),
+``x.to_device`` (NumPy 2's, the array API's), ``x.format`` (``str.format``). ``x.device()``
+called with no argument is reported: on torch and TensorFlow, ``device`` is a property, not
+a method.
+
+The rows each use runs on follow the file's version gates (the resolver's); a use inside
+``try`` with ``except AttributeError``, or under ``if hasattr(..., "name")``, is not
+reported (the code handles it).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import cast
+
+from .._surface import rows
+from ._api import first_good_row
+from ._gates import catches_lookup_errors
+from ._module_data import array_attribute
+from ._ranges import describe
+from ._uses import Gate
+
+__all__ = ["BY_NAME", "array_findings"]
+
+#: The array attributes reported by name: those whose presence changed across JAX's releases
+#: (the module surface data's ``array``), less those another common array library or a common
+#: object has (left alone: ``device``, ``layout``, ``format``, ``to_device``, ``byteswap``
+#: (NumPy's), ``split`` (torch's), ``broadcast`` and ``committed`` (common words)). The value
+#: is what JAX's changelog names in its place (``{x}``: the object's expression).
+BY_NAME = {
+    # 0.4.22 deprecated them; 0.4.27 removed them.
+    "device_buffer": "use `{x}.addressable_data(0)`",
+    "device_buffers": "use `[shard.data for shard in {x}.addressable_shards]`",
+    # 0.4.21 deprecated the method, 0.4.27 removed it; 0.4.31 added the `device` property
+    # (the array API's).
+    "device()": "`next(iter({x}.devices()))` gives the device on every release",
+    "unsafe_raw_buffer": "",
+}
+
+_STATUS_FAILS = ".r"
+_STATUS_WARNS = "MP"
+
+
+def _rows_where(chars: str, statuses: str) -> int:
+    return sum(1 << index for index, char in enumerate(chars) if char in statuses)
+
+
+def _mentioned(source: str) -> bool:
+    return any(name.removesuffix("()") in source for name in BY_NAME)
+
+
+def _hasattr_names(test: ast.expr) -> set[str]:
+    """The attribute names a test checks with ``hasattr(..., "name")``."""
+    found = set()
+    for node in ast.walk(test):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "hasattr"
+            and len(node.args) == 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            found.add(node.args[1].value)
+    return found
+
+
+class _Finder:
+    def __init__(self, gates: list[Gate]) -> None:
+        self.full = (1 << len(rows())) - 1
+        # The version gates' truths, by the `if` (or conditional expression) they test.
+        self.truths = {
+            id(gate.node): gate.truth
+            for gate in gates
+            if gate.node is not None and gate.truth is not None and gate.kind == "version"
+        }
+        self.found: list[tuple[str, str, int, int, int]] = []  # name, owner, line, col, rows
+
+    def visit(self, node: ast.AST, mask: int, handled: frozenset[str]) -> None:
+        if isinstance(node, ast.If | ast.IfExp):
+            self.branches(node, mask, handled)
+            return
+        if type(node).__name__ in ("Try", "TryStar"):
+            block = cast(ast.Try, node)  # 3.11's try/except* (TryStar) has the same fields
+            guards = any(catches_lookup_errors(h) for h in block.handlers)
+            inner = frozenset(BY_NAME) if guards else handled
+            for statement in block.body:
+                self.visit(statement, mask, inner)
+            for part in [*block.handlers, *block.orelse, *block.finalbody]:
+                self.visit(part, mask, handled)
+            return
+        if isinstance(node, ast.Call) and _is_device_call(node):
+            assert isinstance(node.func, ast.Attribute)
+            self.note("device()", node, node.func.value, mask, handled)
+        elif isinstance(node, ast.Attribute) and node.attr in BY_NAME:
+            self.note(node.attr, node, node.value, mask, handled)
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, mask, handled)
+
+    def branches(self, node: ast.If | ast.IfExp, mask: int, handled: frozenset[str]) -> None:
+        self.visit(node.test, mask, handled)
+        truth = self.truths.get(id(node))
+        checked = handled | _hasattr_names(node.test)
+        if "device" in checked:
+            checked |= {"device()"}
+        body = node.body if isinstance(node.body, list) else [node.body]
+        orelse = node.orelse if isinstance(node.orelse, list) else [node.orelse]
+        for part in body:
+            self.visit(part, mask & truth if truth is not None else mask, checked)
+        for part in orelse:
+            self.visit(part, mask & ~truth if truth is not None else mask, checked)
+
+    def note(
+        self, name: str, node: ast.expr, owner: ast.expr, mask: int, handled: frozenset[str]
+    ) -> None:
+        if name not in handled and mask:
+            text = ast.unparse(owner)
+            shown = text if len(text) <= 40 and "\n" not in text else "x"
+            self.found.append((name, shown, node.lineno, node.col_offset + 1, mask))
+
+
+def _is_device_call(node: ast.Call) -> bool:
+    function = node.func
+    return (
+        isinstance(function, ast.Attribute)
+        and function.attr == "device"
+        and not node.args
+        and not node.keywords
+    )
+
+
+def array_findings(
+    tree: ast.Module, source: str, gates: list[Gate], scope: int
+) -> Iterator[tuple[int, int, str, str, int]]:
+    """(line, col, code, message, rows) for each array attribute some row of `scope` lacks."""
+    if not _mentioned(source):
+        return  # most files: no walk at all
+    finder = _Finder(gates)
+    for statement in tree.body:
+        finder.visit(statement, scope, frozenset())
+    for name, owner, line, col, mask in finder.found:
+        chars = array_attribute(name)
+        if chars is None:
+            continue
+        fails = _rows_where(chars, _STATUS_FAILS) & mask
+        warns = _rows_where(chars, _STATUS_WARNS) & mask
+        if not fails | warns:
+            continue
+        shown = f"{owner}.{name}"
+        parts = [f"fails on {describe(fails)}"] if fails else []
+        if warns:
+            parts.append(f"emits a DeprecationWarning on {describe(warns)}")
+        floor = first_good_row(fails | warns, mask) if (fails | warns) & mask & -mask else None
+        fix = BY_NAME[name].format(x=owner)
+        fix = fix or (f"raise the floor to jax>={floor}" if floor else "move off it")
+        if floor and BY_NAME[name]:
+            fix += f", or raise the floor to jax>={floor}"
+        message = (
+            f"`{shown}` (by name: a guess that `{owner}` is a JAX array) {', '.join(parts)}; {fix}"
+        )
+        yield line, col, "JC060", message, fails | warns

@@ -1,0 +1,182 @@
+"""JC001 for JAX modules that went away or moved: ``from jax.lib import xla_bridge``,
+``import jax.experimental.maps``, ``from jax.config import config``.
+
+The API surface data records the names of a fixed list of modules; a name whose value is a
+module is not judged there (``_api.facts``). The module surface data (``_module_data``)
+records every module path JAX ships on every row, and the names of a few modules libraries
+read (``jax.interpreters.pxla``): a use that imports a module, or reaches one by attribute,
+on a row that lacks it fails there with ImportError or AttributeError.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+from .._surface import rows
+from ._api import (
+    JAXCOMPAT_MODULES,
+    JAXCOMPAT_OWN,
+    facts,
+    first_good_row,
+    is_module,
+    split_path,
+    stable_names,
+)
+from ._module_data import module_mask, module_name
+from ._ranges import describe, row_list
+from ._uses import Use
+
+__all__ = ["MODULE_REPLACEMENTS", "module_findings"]
+
+#: What JAX's changelog names in place of a module it removed (the release it went away in
+#: is in the data).
+MODULE_REPLACEMENTS = {
+    # 0.4.29: "The deprecated jax.config submodule has been removed" (deprecated in 0.4.20).
+    "jax.config": "use the `jax.config` object: `import jax`, then `jax.config` (or "
+    "`from jax import config`)",
+    # 0.4.16 deprecated it for jax.extend.linear_util.
+    "jax.linear_util": "use `jax.extend.linear_util`",
+    # 0.4.14 deprecated it, 0.4.16 removed it; its names live in jax.core.
+    "jax.abstract_arrays": "use `jax.core.ShapedArray` (its names are in `jax.core`)",
+    # 0.4.26 deprecated maps and xmap, 0.4.31 deleted xmap.
+    "jax.experimental.maps": "xmap is gone: use `jax.shard_map` (or `jax.vmap` with "
+    "`spmd_axis_name`); `Mesh` is `jax.sharding.Mesh`",
+    # 0.4.26 deprecated it; 0.7.0 made importing it warn, 0.8.0 removed it.
+    "jax.experimental.host_callback": "use JAX's external callbacks: `jax.pure_callback`, "
+    "`jax.experimental.io_callback` or `jax.debug.callback`",
+    # 0.4.32 moved its functions to jax.extend.backend; 0.8.0 removed it.
+    "jax.lib.xla_bridge": "its functions are in `jax.extend.backend` (`get_backend`, "
+    "`default_backend`, `clear_backends`); `jax.devices()` and `jax.default_backend()` "
+    "for the common uses",
+    "jax.lib.xla_extension": "its public names are elsewhere: `jax.Device`, "
+    "`jax.errors.JaxRuntimeError` for XlaRuntimeError, `jax.extend` for the rest",
+}
+
+#: Names of removed modules whose replacement JAX named one by one.
+NAME_REPLACEMENTS = {
+    "jax.interpreters.pxla.ShardedDeviceArray": "use `jax.Array`",
+    "jax.interpreters.pxla.Mesh": "use `jax.sharding.Mesh`",
+    "jax.interpreters.pxla.PartitionSpec": "use `jax.sharding.PartitionSpec`",
+    "jax.interpreters.pxla.device_put": "use `jax.device_put`",
+    "jax.interpreters.pxla.make_sharded_device_array": "use "
+    "`jax.make_array_from_single_device_arrays`",
+    "jax.experimental.maps.Mesh": "use `jax.sharding.Mesh`",
+    "jax.lib.xla_bridge.get_backend": "use `jax.extend.backend.get_backend`",
+    "jax.lib.xla_bridge.default_backend": "use `jax.default_backend`",
+    "jax.lib.xla_bridge.xla_client": "use `jax.lib.xla_client` (or `jax.extend`)",
+    "jax.abstract_arrays.ShapedArray": "use `jax.core.ShapedArray`",
+}
+
+
+def _jax_path(use: Use) -> str | None:
+    """The JAX path a use reads: its own, or the JAX name a jaxcompat name forwards to."""
+    if use.path.startswith("jax."):
+        return use.path
+    relative = use.path.removeprefix("jaxcompat.")
+    if relative == use.path:
+        return None
+    first = relative.split(".")[0]
+    if first in JAXCOMPAT_MODULES or first in JAXCOMPAT_OWN or first in stable_names():
+        return None  # jaxcompat's own module or name: not JAX's
+    return f"jax.{relative}"
+
+
+def _is_attribute_module(path: str) -> bool:
+    """Whether reading `path` by attribute gives a module: its parent's data records it as one,
+    or does not record it (an attribute once imported). ``jax.config`` is JAX's Config object
+    by attribute, though ``import jax.config`` was a module."""
+    parent, _, name = path.rpartition(".")
+    if split_path(path) != (parent, name):
+        return True
+    found = facts(path)
+    return found is None or not found.known
+
+
+def _judged(path: str) -> bool:
+    """Whether the API data judges the name or module at `path` itself (``facts`` of a path
+    past its recorded modules is the facts of the first name on it)."""
+    parent, _, name = path.rpartition(".")
+    if split_path(path) not in ((parent, name), (path, None)):
+        return False
+    found = facts(path)
+    return found is not None and found.known
+
+
+@functools.lru_cache(maxsize=4096)
+def _missing(path: str, kind: str, bound: str, scope: int) -> tuple[str, int, int] | None:
+    """(the module, the rows that lack it, the rows where importing it warns) for the first
+    module on `path` that some row of `scope` lacks or warns on; None if there is none."""
+    parts = path.split(".")
+    # An import names modules from the first part; an attribute chain reaches the modules
+    # past its bound name.
+    first = len(bound.split(".")) + 1 if bound else 2
+    for end in range(first, len(parts) + 1):
+        module = ".".join(parts[:end])
+        leaf = end == len(parts)
+        if not kind and not _is_attribute_module(module):
+            return None  # an object, not a module: the API data judges its names
+        # A module the API data records is judged there (its names, and itself where it
+        # is imported); so is the name `from a import b` reads (`from jax import config`),
+        # though `import jax.config` imports a module.
+        if leaf and (kind != "import" or is_module(module)) and _judged(module):
+            return None
+        if is_module(module) and not leaf:
+            continue
+        found = module_mask(module)
+        if found is None:
+            return None  # never a module: a name, judged elsewhere
+        present, warns = found
+        if scope & ~present or scope & warns:
+            return module, scope & ~present, scope & warns
+    return None
+
+
+def _name_missing(path: str, scope: int) -> tuple[int, int] | None:
+    """(rows lacking, rows warning) for a name of a module whose names the data records."""
+    module, _, name = path.rpartition(".")
+    found = module_name(module, name)
+    present = module_mask(module)
+    if found is None or present is None or not found[0] | found[1]:
+        return None  # a module the data does not list, or a name no row has (a submodule)
+    readable, warns = found
+    return scope & present[0] & ~readable, scope & warns
+
+
+def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, int]]:
+    """(line, col, code, message, rows) for a use of a module some row of `scope` lacks."""
+    path = _jax_path(use)
+    if path is None or use.guarded or not use.check_name:
+        return
+    found = _missing(path, use.imported, use.bound or "", scope)
+    if found is not None:
+        module, absent, warns = found
+        verb = "cannot be imported" if use.imported else "does not exist"
+        parts = [f"{verb} on {describe(absent)}"] if absent else []
+        if warns:
+            parts.append(f"importing it emits a DeprecationWarning on {describe(warns)}")
+        fix = MODULE_REPLACEMENTS.get(module) or _floor_or_move(absent | warns, scope)
+        message = f"module `{module}` {', '.join(parts)}; {fix}"
+        yield use.line, use.col, "JC001" if absent else "JC002", message, absent | warns
+        return
+    name = _name_missing(path, scope) if path.count(".") > 1 else None
+    if name is not None and (name[0] or name[1]):
+        absent, warns = name
+        parts = [f"fails on {describe(absent)}"] if absent else []
+        if warns:
+            parts.append(f"emits a DeprecationWarning on {describe(warns)}")
+        fix = NAME_REPLACEMENTS.get(path) or _floor_or_move(absent | warns, scope)
+        message = f"`{path}` {', '.join(parts)}; {fix}"
+        yield use.line, use.col, "JC001" if absent else "JC002", message, absent | warns
+
+
+def _floor_or_move(bad: int, scope: int) -> str:
+    """A module or name that came later: the floor to raise; one that went away: move off it
+    (or cap the range, where the newest release of the range still has it)."""
+    floor = first_good_row(bad, scope) if bad & scope & -scope else None
+    if floor is not None:
+        return f"raise the floor to jax>={floor}"
+    newest = 1 << (len(rows()) - 1)
+    if bad & newest or not bad:
+        return "no jaxcompat name replaces it; move off it"
+    return f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
