@@ -170,7 +170,12 @@ def _quick_compile_env(row: Row) -> dict[str, str | None]:
 # source tree (the release workflow does): the wheel is installed, and the suite runs from a
 # copy of tests/ with no jaxcompat/ beside it, so the source package cannot be imported.
 WHEEL_ENV_VAR = "JAXCOMPAT_WHEEL"
-SUITE_FILES = ["pyproject.toml", "matrix.yml", "COMPATIBILITY.md"]  # read by the tests
+# What the tests open under the repository root, beside the package itself.
+SUITE_FILES = [
+    *("pyproject.toml", "matrix.yml", "noxfile.py", ".pre-commit-hooks.yaml", "mkdocs.yml"),
+    *("README.md", "COMPATIBILITY.md", "BENCHMARKS.md", "CHANGELOG.md", "LICENSE"),
+    *("docs", "examples", "tools"),
+]
 
 
 def _runtime_dependencies() -> list[str]:
@@ -202,9 +207,13 @@ def _suite_directory(session: nox.Session) -> Path:
         return ROOT
     target = Path(session.create_tmp()) / "suite"
     shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(ROOT / "tests", target / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".nox", "site")
+    shutil.copytree(ROOT / "tests", target / "tests", ignore=ignore)
     for name in SUITE_FILES:
-        shutil.copy2(ROOT / name, target / name)
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, target / name, ignore=ignore)
+        else:
+            shutil.copy2(ROOT / name, target / name)
     with session.chdir(target):
         where = session.run(
             "python", "-c", "import jaxcompat; print(jaxcompat.__file__)", silent=True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -10,6 +11,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# The jaxcompat under test, found without importing it: the checkout's package, or the
+# installed wheel's when the suite runs from a copy of the tests (JAXCOMPAT_WHEEL).
+_FOUND = importlib.util.find_spec("jaxcompat")
+assert _FOUND is not None and _FOUND.origin is not None, "jaxcompat is not installed"
+PACKAGE = Path(_FOUND.origin).resolve().parent
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from jaxcompat._checker import main
 from jaxcompat._checker._output import EXPLANATIONS
 
 from ._check_data import fixture_data  # noqa: F401  (a fixture)
-from ._helpers import ROOT, run_python
+from ._helpers import PACKAGE, ROOT, run_python
 
 uses_fixture = pytest.mark.usefixtures("fixture_data")
 
@@ -586,7 +586,7 @@ def test_jaxcompat_own_names_and_modules_match_the_package():
     own = {n for n in jaxcompat.__all__ if n not in ("lax", "__version__")}
     own |= {f"lax.{n}" for n in jaxcompat.lax.__all__} | {"testing", "nox"}
     assert own == JAXCOMPAT_OWN
-    package = ROOT / "jaxcompat"
+    package = PACKAGE
     modules = set()
     for path in package.rglob("*.py"):
         relative = path.relative_to(package)

@@ -17,7 +17,7 @@ from jaxcompat._checker._output import EXPLANATIONS
 from jaxcompat._stable_names import STABLE_NAMES
 from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
-from ._helpers import ROOT
+from ._helpers import PACKAGE, ROOT
 
 
 def _load_generator() -> ModuleType:
@@ -76,7 +76,7 @@ def test_typeof_is_the_older_get_aval_before_jax_0_5_3(generated):
 
 def test_every_adapted_keyword_has_its_entry(generated):
     sections = _sections(generated)
-    data = json.loads((ROOT / "jaxcompat" / "_data" / "newest_keywords.json").read_text())
+    data = json.loads((PACKAGE / "_data" / "newest_keywords.json").read_text())
     adapted = 0
     for jax_path, (_, firsts) in data["callables"].items():
         text = sections["`jaxcompat" + jax_path.removeprefix("jax") + "` keywords"]

@@ -14,7 +14,7 @@ import jaxcompat
 from jaxcompat._dispatch import backend_floors
 from jaxcompat._version import parse_release
 
-from ._helpers import ROOT
+from ._helpers import PACKAGE, ROOT
 
 MATRIX = yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]
 RELEASES = [parse_release(row["jax"]) for row in MATRIX]
@@ -72,7 +72,7 @@ def test_rows_needing_numpy_1_pin_it():
 def test_package_data_is_generated_from_matrix_yml():
     from jaxcompat import _matrix
 
-    data = (ROOT / "jaxcompat" / "_data" / "matrix.json").read_text()
+    data = (PACKAGE / "_data" / "matrix.json").read_text()
     assert data == _matrix.dumps(_matrix.from_matrix_yml(MATRIX)), (
         "regenerate it: python -m jaxcompat._matrix matrix.yml > jaxcompat/_data/matrix.json"
     )
@@ -87,9 +87,7 @@ def test_the_package_knows_its_matrix_without_the_repository(tmp_path):
     import shutil
     import subprocess
 
-    shutil.copytree(
-        ROOT / "jaxcompat", tmp_path / "jaxcompat", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    shutil.copytree(PACKAGE, tmp_path / "jaxcompat", ignore=shutil.ignore_patterns("__pycache__"))
     code = (
         "import sys; sys.modules['jax'] = None\n"
         "from jaxcompat import _diagnose\n"

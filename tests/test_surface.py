@@ -11,10 +11,10 @@ import yaml
 import jaxcompat
 from jaxcompat import _surface
 
-from ._helpers import ROOT, run_python
+from ._helpers import PACKAGE, ROOT, run_python
 
 MATRIX = [str(row["jax"]) for row in yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]]
-DATA = ROOT / "jaxcompat" / "_data" / "api_surface.json"
+DATA = PACKAGE / "_data" / "api_surface.json"
 
 
 def test_rows_are_the_matrix_releases():

@@ -29,6 +29,7 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
+import jaxcompat
 from jaxcompat._checker._output import EXPLANATIONS
 from jaxcompat._stable_names import STABLE_NAMES, StableName
 from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS, CLASS_PATHS
@@ -42,7 +43,8 @@ from jaxcompat._stable_names.keyword_kinds import (
 from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "jaxcompat" / "_data"
+# The data of the jaxcompat that is imported: the checkout's, or an installed wheel's.
+DATA = Path(jaxcompat.__file__).resolve().parent / "_data"
 REPOSITORY = "https://github.com/jaxcompat/jaxcompat/blob/main/"
 
 #: The documents of the repository that the site shows as they are, by page.
