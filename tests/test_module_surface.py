@@ -1,0 +1,75 @@
+"""The module surface data: fresh against matrix.yml, and true to the installed JAX."""
+
+import importlib.util
+
+import pytest
+
+import jaxcompat
+from jaxcompat import _surface
+from jaxcompat._checker import _module_data
+from jaxcompat._checker._module_findings import MODULE_REPLACEMENTS
+
+
+def test_rows_are_the_api_surface_rows():
+    # Stale data fails here: after adding a matrix.yml row, run `nox -s module_surface`.
+    assert tuple(_module_data._data()["rows"]) == _surface.rows()
+
+
+def test_every_record_covers_every_row():
+    data = _module_data._data()
+    count = len(_surface.rows())
+    for chars in data["modules"].values():
+        assert len(chars) == count and set(chars) <= set("owdr.")
+    for chars in data["array"].values():
+        assert len(chars) == count and set(chars) <= set("mMpPr.")
+    for names in data["names"].values():
+        for chars in names.values():
+            assert len(chars) == count and set(chars) <= set("owr.")
+
+
+@pytest.fixture
+def index():
+    release = jaxcompat.JAX_VERSION_STRING
+    if release not in _surface.rows():
+        pytest.skip(f"JAX {release} is not a matrix.yml row, so the data has no record of it")
+    return _surface.rows().index(release)
+
+
+def _has_module(path):
+    try:
+        return importlib.util.find_spec(path) is not None
+    except ModuleNotFoundError:  # its parent is gone too
+        return False
+
+
+@pytest.mark.parametrize("path", sorted({*MODULE_REPLACEMENTS, "jax.extend.backend"}))
+def test_live_modules_are_where_the_data_says(path, index):
+    chars = _module_data._data()["modules"].get(path, "." * len(_surface.rows()))
+    assert _has_module(path) == (chars[index] != ".")
+
+
+def test_live_array_attributes_are_as_the_data_says(index):
+    import jax.numpy as jnp
+
+    array = jnp.zeros((2, 2))
+    for name in ("device_buffer", "device_buffers", "device"):
+        char = _module_data.array_attribute(name)[index]
+        if char in "mp":
+            getattr(array, name)  # warnings are errors here
+        elif char in "MP":
+            with pytest.warns(DeprecationWarning, match=name):
+                getattr(array, name)
+        elif char == "r":
+            with pytest.raises(AttributeError):
+                getattr(array, name)
+        else:
+            assert not hasattr(array, name)
+    char = _module_data.array_attribute("device()")[index]
+    if char == "m":
+        array.device()
+    elif char == "M":
+        with pytest.warns(DeprecationWarning, match=r"device\(\)"):
+            array.device()
+    else:
+        with pytest.raises((AttributeError, TypeError)):
+            array.device()
