@@ -27,6 +27,7 @@ from ._api import JAXCOMPAT_MODULES
 from ._files import LINE_END, char_column, source_lines
 from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
+from ._migrate_private import package_names, private_reads, split_names
 from ._walk import walk
 
 __all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "remove_gates", "rewrite_imports"]
@@ -206,60 +207,6 @@ def _attributes_and_comparisons(
     return attributes, comparisons
 
 
-def _private_reads(attributes: list[ast.Attribute]) -> list[ast.Name]:
-    """The names through which the file reads a private attribute (``jax._src.core``):
-    jaxcompat forwards no private name, so these reads must reach JAX's module."""
-    return [
-        node.value
-        for node in attributes
-        if isinstance(node.value, ast.Name)
-        and node.attr.startswith("_")
-        and node.attr not in VERSION_ATTRIBUTES
-    ]
-
-
-def _package_names(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:
-    """The names an import binds to JAX's package: ``jax`` in ``import jax`` and ``import
-    jax._src.dispatch``, ``j`` in ``import jax as j``."""
-    return {
-        alias.asname or "jax"
-        for node in imports
-        if isinstance(node, ast.Import)
-        for alias in node.names
-        if alias.name == "jax" or (alias.name.startswith("jax.") and alias.asname is None)
-    }
-
-
-def _split_names(
-    tree: ast.AST, source: str, lines: list[str], private_readers: set[str]
-) -> dict[str, str]:
-    """The private readers the file also reads public attributes through (``jax.errors``
-    beside ``jax._src.dispatch``), each with the unused name its private reads move to.
-
-    Such a name becomes jaxcompat in the port: were it left JAX's, every public name read
-    through it would be JAX's, and a gate on it judged as jaxcompat's would be wrong
-    (``jax.errors.JaxRuntimeError`` is jaxcompat's on every release, JAX's from 0.4.34).
-    """
-    names = "|".join(re.escape(name) for name in sorted(private_readers))
-    public = re.compile(rf"(?<![\w.])(?:{names})\s*\.\s*[A-Za-z]")
-    found = [number for number, line in enumerate(lines, 1) if public.search(line)]
-    readers = {
-        node.value.id
-        for node in walk(tree, found)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id in private_readers
-        and not node.attr.startswith("_")
-    }
-    split = {}
-    for name in sorted(readers):
-        private = f"_{name}_private"
-        while re.search(rf"\b{private}\b", source):
-            private += "_"
-        split[name] = private
-    return split
-
-
 def _bound_to_jaxcompat(
     imports: list[ast.Import | ast.ImportFrom], private_readers: set[str]
 ) -> set[str]:
@@ -374,10 +321,10 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
         attributes, comparisons = _attributes_and_comparisons(tree, source, lines)
     else:
         attributes, comparisons = [], []  # nothing below looks at them
-    private_reads = _private_reads(attributes) if "._" in source else []
-    private_readers = {name.id for name in private_reads}
-    packages = private_readers & _package_names(imports)
-    split = _split_names(tree, source, lines, packages) if packages else {}
+    privately_read = private_reads(attributes, VERSION_ATTRIBUTES) if "._" in source else []
+    private_readers = {name.id for name in privately_read}
+    packages = private_readers & package_names(imports)
+    split = split_names(tree, source, lines, packages) if packages else {}
     edits: list[Edit] = []
     for node in imports:
         if isinstance(node, ast.Import):
@@ -386,7 +333,7 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
             edit = _import_from_edit(node, lines, scope)
         if edit is not None:
             edits.append(edit)
-    for name in private_reads:
+    for name in privately_read:
         if name.id in split:
             edits.append(_name_edit(name, lines, split[name.id]))
     if reads_versions:
