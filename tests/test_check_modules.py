@@ -236,6 +236,8 @@ def test_config_reads_and_other_spellings():
 
 
 def test_config_through_jaxcompat():
+    # jaxcompat.config honours the newest jax_num_cpu_devices on every release.
+    assert check('import jaxcompat as jax\njax.config.update("jax_num_cpu_devices", 8)\n') == []
     assert check('import jaxcompat as jax\njax.config.update("jax_array", True)\n') == [
         '2:1: JC050 `jaxcompat.config.update("jax_array", ...)`: JAX has no config option '
         "`jax_array` on 0.4.25-0.12.0 (AttributeError: Unrecognized config option); it has had "

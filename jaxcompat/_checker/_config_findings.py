@@ -29,6 +29,10 @@ _BY_NAME = ("update", "read")
 #: importing a fixed list of modules, cannot tell where they exist.
 _DEFINED_ELSEWHERE = ("jax2tf_", "jax_host_callback_", "jax_pallas_", "jax_mosaic_")
 
+#: Options of the newest JAX that ``jaxcompat.config`` honours on every release
+#: (``_backports/config.py``: the XLA flag does it before 0.5.0).
+_JAXCOMPAT_HONOURS = frozenset({"jax_num_cpu_devices"})
+
 #: What JAX's changelog says replaces an option it removed.
 CONFIG_REPLACEMENTS = {
     # 0.4.14: "The deprecated config options jax_array and jax_jit_pjit_api_merge, which did
@@ -89,6 +93,8 @@ def config_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
     if found is None or use.guarded:
         return
     option, shown = found
+    if use.path.startswith("jaxcompat.") and option in _JAXCOMPAT_HONOURS:
+        return
     absent = _missing(option, scope)
     if not absent:
         return
