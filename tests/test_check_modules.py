@@ -154,6 +154,14 @@ def test_imports_of_removed_modules():
     ]
 
 
+def test_a_module_through_jaxcompat_is_jaxs():
+    # jaxcompat's modules forward what they do not give to JAX's (as `migrate` writes it).
+    assert check("from jaxcompat.lib import xla_bridge\nimport jaxcompat.numpy\n") == [
+        f"1:1: JC001 module `jax.lib.xla_bridge` cannot be imported on 0.7.0-0.12.0; "
+        f"{XLA_BRIDGE_FIX}"
+    ]
+
+
 def test_a_module_that_came_later_asks_for_a_floor():
     assert check("from jax.extend import backend\n") == [
         "1:1: JC001 module `jax.extend.backend` cannot be imported on 0.4.13-0.4.25; raise the "

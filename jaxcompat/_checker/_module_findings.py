@@ -76,9 +76,15 @@ def _jax_path(use: Use) -> str | None:
     relative = use.path.removeprefix("jaxcompat.")
     if relative == use.path:
         return None
-    first = relative.split(".")[0]
-    if first in JAXCOMPAT_MODULES or first in JAXCOMPAT_OWN or first in stable_names():
-        return None  # jaxcompat's own module or name: not JAX's
+    parts = relative.split(".")
+    for end in range(1, len(parts) + 1):
+        prefix = ".".join(parts[:end])
+        if prefix in JAXCOMPAT_OWN or prefix in stable_names():
+            return None  # jaxcompat's own name: not JAX's
+    if relative in JAXCOMPAT_MODULES:
+        return None
+    # Anything else a jaxcompat module forwards to JAX's (`from jaxcompat.experimental
+    # import host_callback` is JAX's module, where JAX has it).
     return f"jax.{relative}"
 
 
