@@ -9,7 +9,9 @@ jaxcompat name that fixes it. The modules, in the order the data flows:
 - ``_api``: what the API surface data and the stable-name table say about a name;
 - ``_gates``, ``_resolve`` and ``_uses``: imports, attribute chains, calls, and version
   gates, and the uses and gates they find;
-- ``_rules``: the findings and their codes;
+- ``_rules``: the findings and their codes; ``_module_findings``, ``_config_findings`` and
+  ``_array_findings`` those on modules, ``jax.config`` options and array attributes, from
+  ``_module_data`` (the module surface data);
 - ``_output`` and ``_cli``: printing and the command line;
 - ``_files``: which files both commands read, and how.
 
