@@ -173,7 +173,8 @@ WHEEL_ENV_VAR = "JAXCOMPAT_WHEEL"
 # What the tests open under the repository root, beside the package itself.
 SUITE_FILES = [
     *("pyproject.toml", "matrix.yml", "noxfile.py", ".pre-commit-hooks.yaml", "mkdocs.yml"),
-    *("README.md", "COMPATIBILITY.md", "BENCHMARKS.md", "CHANGELOG.md", "LICENSE"),
+    *("README.md", "COMPATIBILITY.md", "BENCHMARKS.md", "CHANGELOG.md", "THIRD_PARTY.md"),
+    "LICENSE",
     *("docs", "examples", "tools"),
 ]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import dataclass
 
-from ._helpers import run_python
+from ._helpers import ROOT, run_python
 
 SECTIONS = {
     "imports": """
@@ -108,15 +108,16 @@ def lines_after_markers(output: str, marker: str) -> dict[str, list[str]]:
     return outputs
 
 
+# The README beside the tests: with a built wheel under test, jaxcompat is not in the checkout.
 README_SECTION = """
 import re
 from pathlib import Path
-readme = (Path(jaxcompat.__file__).parent.parent / "README.md").read_text()
+readme = Path(README_PATH).read_text()
 example = {"__name__": "readme"}
 exec(re.findall(r"```python\\n(.*?)```", readme, flags=re.S)[0], example)
 rows, columns = example["mesh"].devices.shape
 print(f"{jax.device_count()} device, mesh of {rows} by {columns}")
-"""
+""".replace("README_PATH", repr(str(ROOT / "README.md")))
 
 
 def run_fresh_interpreter() -> FreshInterpreter:

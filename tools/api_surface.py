@@ -35,8 +35,12 @@ def _load_surface_module() -> types.ModuleType:
     Importing the jaxcompat package would import JAX submodules before the probe has taken
     its snapshot of them; _surface.py itself imports no JAX.
     """
+    # find_spec locates the jaxcompat under test (a checkout's or a wheel's) without importing it.
+    package = importlib.util.find_spec("jaxcompat")
+    assert package is not None, "jaxcompat is not installed"
+    assert package.origin is not None
     spec = importlib.util.spec_from_file_location(
-        "_api_surface_format", ROOT / "jaxcompat" / "_surface.py"
+        "_api_surface_format", Path(package.origin).parent / "_surface.py"
     )
     assert spec is not None
     assert spec.loader is not None
