@@ -35,28 +35,27 @@ _JAXCOMPAT_HONOURS = frozenset({"jax_num_cpu_devices"})
 
 #: What JAX's changelog says replaces an option it removed.
 CONFIG_REPLACEMENTS = {
-    # 0.4.14: "The deprecated config options jax_array and jax_jit_pjit_api_merge, which did
-    # nothing, have been removed" (they could not be disabled since 0.4.7).
+    # 0.4.14 removed both: they could not be disabled since 0.4.7, so they did nothing.
     "jax_array": "it has had no effect since 0.4.7 (jax.Array is the only array type); "
     "drop the call",
     "jax_jit_pjit_api_merge": "it has had no effect since 0.4.7; drop the call",
-    # 0.4.16: removed, "It is now always True".
+    # 0.4.16 removed it: the service is always on.
     "jax_coordination_service": "the coordination service is always on; drop the call",
-    # 0.4.26: "long deprecated and did nothing".
+    # 0.4.26 removed it: deprecated long before, and a no-op.
     "jax_parallel_functions_output_gda": "it did nothing; drop the call",
     # 0.4.27 deprecated it for the implementation option; 0.8.0 removed it.
     "jax_cpu_enable_gloo_collectives": "use "
     "`jax.config.update('jax_cpu_collectives_implementation', 'gloo')`",
-    # 0.5.0: "deleted and the behavior of that flag is on by default".
+    # 0.5.0 removed it: its behaviour is the default.
     "jax_enable_memories": "memories are always on; drop the call",
     # 0.6.0 removed both.
     "jax_eager_pmap": "JAX removed it without a replacement; drop the call",
     "jax_data_dependent_tracing_fallback": "JAX removed it without a replacement; drop the call",
-    # 0.6.1: "Remove unused jax_spmd_mode flag" (JAX's commit): setting it did nothing.
+    # 0.6.1 removed it, unused by then (JAX's commit says so): setting it did nothing.
     "jax_spmd_mode": "JAX no longer read it when 0.6.1 removed it; drop the call",
-    # 0.9.0: "the no-rank-reduction behavior is now the only supported behavior".
+    # 0.9.0 removed it: no rank reduction is the only behaviour left.
     "jax_pmap_no_rank_reduction": "no rank reduction is the only behaviour; drop the call",
-    # 0.10.0: "jax.pmap will now always use the new implementation".
+    # 0.10.0 removed it: jax.pmap always uses the shard_map-based implementation.
     "jax_pmap_shmap_merge": "`jax.pmap` always uses the shard_map implementation; drop the call",
 }
 

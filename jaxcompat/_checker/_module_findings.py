@@ -32,7 +32,7 @@ __all__ = ["MODULE_REPLACEMENTS", "module_findings"]
 #: What JAX's changelog names in place of a module it removed (the release it went away in
 #: is in the data).
 MODULE_REPLACEMENTS = {
-    # 0.4.29: "The deprecated jax.config submodule has been removed" (deprecated in 0.4.20).
+    # 0.4.29 removed the submodule (deprecated in 0.4.20) for the config object.
     "jax.config": "use the `jax.config` object: `import jax`, then `jax.config` (or "
     "`from jax import config`)",
     # 0.4.16 deprecated it for jax.extend.linear_util.
