@@ -425,16 +425,25 @@ def test_a_directory_without_python_files_is_an_error(library, capsys):
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
-def test_a_symlinked_directory_is_followed_once(library, capsys, tmp_path_factory):
+def test_a_symlinked_directory_is_walked_once_and_never_out_of_the_tree(
+    library, capsys, tmp_path_factory
+):
+    # check follows a link out of the tree; migrate names it and leaves it: it rewrites only
+    # what is under the paths it was given.
     elsewhere = tmp_path_factory.mktemp("elsewhere")
     (elsewhere / "mod.py").write_text("import jax\n")
-    (elsewhere / "back").symlink_to(elsewhere)  # a loop, walked once
     (library / "lib" / "linked").symlink_to(elsewhere)
     (library / "lib" / "again").symlink_to(library / "lib")  # inside the tree: walked already
-    assert main(["lib"]) == 0
+    assert main(["lib"]) == 2
     out = capsys.readouterr().out.splitlines()
-    assert f"migrated {os.path.join('lib', 'linked', 'mod.py')}" in out
-    assert out[-1] == "Migrated 4 of 5 files" + PORTED
+    assert (
+        f"{os.path.join('lib', 'linked')}:1:1: error: a symlink to a directory outside the "
+        "tree: not migrated (name its target to migrate it)"
+    ) in out
+    assert out[-1] == "Migrated 3 of 4 files; 1 could not be migrated" + PORTED
+    assert (elsewhere / "mod.py").read_text() == "import jax\n"
+    (elsewhere / "back").symlink_to(elsewhere)  # a loop, walked once
+    assert main(["--no-pyproject", str(elsewhere)]) == 0
     assert (elsewhere / "mod.py").read_text() == "import jaxcompat as jax\n"
 
 

@@ -58,7 +58,6 @@ from .._stable_names.keyword_kinds import (
     WEIGHTED_BY_INVERTED_CDF,
 )
 from .custom_derivatives import logs_dropped
-from .keywords_callbacks import vmap_method_as_vectorized
 from .keywords_arrays import (
     checked_against_the_shards,
     converted_with_copy,
@@ -68,6 +67,7 @@ from .keywords_arrays import (
     placed_where_concrete,
     unpacked_as_asked,
 )
+from .keywords_callbacks import vmap_method_as_vectorized
 from .keywords_collectives import gathered_as_asked
 from .keywords_honoured import (
     as_dot_general,

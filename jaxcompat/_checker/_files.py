@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 __all__ = [
+    "LEADS_OUTSIDE",
     "LINE_END",
     "NO_PYTHON_FILES",
     "SKIPPED_DIRECTORIES",
@@ -97,11 +98,13 @@ def char_column(line: str, byte_offset: int) -> int:
     return len(line.encode()[:byte_offset].decode())
 
 
-def python_files(path: Path) -> Iterator[Path]:
+def python_files(path: Path, left_outside: list[Path] | None = None) -> Iterator[Path]:
     """``path`` itself if it is no directory, else every ``.py`` file under it, sorted.
 
     A symlinked directory is followed, unless it leads back into the tree (a loop, or a
     directory the walk reaches anyway): each directory is walked once, by its first name.
+    With a ``left_outside`` list, one that leads out of the tree is not followed but added
+    to it (``migrate`` rewrites only the files under the paths it was given).
     """
     if not path.is_dir():
         yield path
@@ -115,7 +118,11 @@ def python_files(path: Path) -> Iterator[Path]:
                 continue
             real = os.path.realpath(os.path.join(directory, name))
             inside = os.path.commonpath([root, real]) == root
-            if os.path.islink(os.path.join(directory, name)) and (inside or real in walked):
+            link = os.path.join(directory, name)
+            if os.path.islink(link) and (inside or real in walked):
+                continue
+            if os.path.islink(link) and left_outside is not None:
+                left_outside.append(Path(link))
                 continue
             walked.add(real)
             kept.append(name)
@@ -128,6 +135,11 @@ def python_files(path: Path) -> Iterator[Path]:
 #: What both commands say of a directory argument with no Python file in it (a green run
 #: that checked nothing would hide a wrong path).
 NO_PYTHON_FILES = "no Python file under this directory"
+
+#: What ``migrate`` says of a symlinked directory that leads out of the tree it was given.
+LEADS_OUTSIDE = (
+    "a symlink to a directory outside the tree: not migrated (name its target to migrate it)"
+)
 
 
 def read_regular_file(file: Path) -> bytes:

@@ -34,6 +34,7 @@ from typing import TypeVar
 from .._program import program_name
 from .._surface import rows
 from ._files import (
+    LEADS_OUTSIDE,
     NO_PYTHON_FILES,
     decode_keeping_line_ends,
     existing_paths,
@@ -153,8 +154,8 @@ def _port_floor(loaded: list[_Loaded]) -> tuple[str, list[PortedFile]]:
 
 def _problem(error: Exception) -> tuple[int, str]:
     """(line, what went wrong) for a file that cannot be migrated."""
-    if isinstance(error, NotADirectoryError) and str(error) == NO_PYTHON_FILES:
-        return 1, NO_PYTHON_FILES
+    if isinstance(error, NotADirectoryError) and str(error) in (NO_PYTHON_FILES, LEADS_OUTSIDE):
+        return 1, str(error)
     if isinstance(error, OSError):
         return 1, f"cannot read: {error.strerror or error}"
     if isinstance(error, RecursionError):
@@ -189,13 +190,15 @@ def main(argv: list[str]) -> int:
     with few_collections():
         for path in paths:
             found_any = False
-            for file in python_files(path):
+            left_outside: list[Path] = []
+            for file in python_files(path, left_outside):
                 found_any = True
                 try:
                     loaded.append(_load(file, override, known_ranges))
                 except (OSError, SyntaxError, ValueError, RecursionError) as error:
                     loaded.append((file, error))
-            if not found_any:
+            loaded.extend((link, NotADirectoryError(LEADS_OUTSIDE)) for link in left_outside)
+            if not found_any and not left_outside:
                 loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
         floor, read = _port_floor([item for item in loaded if isinstance(item, _Loaded)])
         reads = iter(read)
