@@ -8,7 +8,7 @@
    its sources that the installed JAX has, and raises an AttributeError that names the first
    JAX release with it where there is none;
    (2 and 4) a function whose newest signature has a keyword that the installed release's
-   function lacks is wrapped once to take it (``_backports/keywords.py``);
+   function lacks is wrapped once to take it (``_keywords/adapter.py``);
 3. a mirrored submodule (``jaxcompat.numpy``) is imported;
 4. anything else is the installed JAX's own object (``jaxcompat.vmap is jax.vmap``), so it
    costs nothing per call and behaves exactly as JAX does on that release.
@@ -48,7 +48,7 @@ def _table() -> dict[str, StableName]:
 
 def _keywords() -> ModuleType:
     # Newest keywords on older releases; imported on the first lookup, not at import.
-    return importlib.import_module("jaxcompat._backports.keywords")
+    return importlib.import_module("jaxcompat._keywords.adapter")
 
 
 def _names_under(prefix: str) -> set[str]:

@@ -91,7 +91,7 @@ def test_compatibility_md_lists_the_newest_constructor_keywords_of_jax_classes()
 
 
 def test_each_class_keyword_is_in_the_newest_signature_and_no_earlier_than_the_data_says():
-    from jaxcompat._backports.keywords import newest_data
+    from jaxcompat._keywords.adapter import newest_data
     from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS
 
     callables = newest_data()["callables"]

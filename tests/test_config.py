@@ -21,7 +21,7 @@ def test_num_cpu_devices_before_the_backend_starts():
 
 
 def _newest_options():
-    from jaxcompat._backports.keywords import newest_data
+    from jaxcompat._keywords.adapter import newest_data
 
     return sorted(newest_data()["config_options"].items())
 

@@ -14,8 +14,8 @@ import pytest
 
 import jaxcompat
 from jaxcompat import _namespace, _surface
-from jaxcompat._backports import keywords
-from jaxcompat._stable_names.keyword_kinds import NOT_ADAPTED_YET
+from jaxcompat._keywords import adapter as keywords
+from jaxcompat._stable_names.keyword_kinds import NOT_ADAPTED_YET, REFUSALS, helper_name
 from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
 from ._helpers import PACKAGE
@@ -57,6 +57,19 @@ def test_every_rule_is_for_callables_whose_newest_signature_names_its_parameter(
                 rule.parameter,
                 path,
             )
+
+
+def test_every_rule_names_a_helper_that_honours_it_or_a_refusal():
+    for rule in KEYWORD_RULES:
+        name = helper_name(rule)
+        if name is None:
+            assert rule.other_values in REFUSALS
+            continue
+        module, _, function = name.partition(":")
+        found = keywords.helper(name)
+        assert found is getattr(importlib.import_module(f"jaxcompat.{module}"), function), name
+        assert (found.__module__, found.__name__) == (f"jaxcompat.{module}", function)
+        assert list(inspect.signature(found).parameters)[:3] == ["function", "path", "values"]
 
 
 def test_every_ruled_pair_is_enumerated():

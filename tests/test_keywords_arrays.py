@@ -126,7 +126,7 @@ def test_checkpoint_static_argnames_traces_keywords_as_the_newest_does():
 def test_savez_of_a_numpy_without_allow_pickle_never_saves_the_flag(monkeypatch):
     # NumPy 2.0 and 2.1 (installable with any JAX from 0.4.26) have savez(file, *args,
     # **kwds): the flag must not reach it, whatever the JAX release.
-    from jaxcompat._backports import keywords
+    from jaxcompat._keywords import adapter as keywords
 
     monkeypatch.setattr(keywords, "_numpy_from", lambda release: False)
     assert keywords.keywords_to_adapt("jax.numpy.savez")["allow_pickle"][1].default is True
@@ -143,7 +143,7 @@ def test_savez_of_a_numpy_without_allow_pickle_never_saves_the_flag(monkeypatch)
 
 
 def test_device_put_given_a_value_that_contains_itself_is_a_clear_error():
-    from jaxcompat._backports import keywords
+    from jaxcompat._keywords import adapter as keywords
 
     if not keywords.keywords_to_adapt("jax.device_put"):
         pytest.skip(f"JAX {jaxcompat.JAX_VERSION_STRING}'s own device_put takes may_alias=")
@@ -161,7 +161,7 @@ def test_device_put_given_a_value_that_contains_itself_is_a_clear_error():
 
 @pytest.mark.parametrize("name", ["donate", "may_alias"])
 def test_device_put_given_flags_that_contain_themselves_is_a_clear_error(name):
-    from jaxcompat._backports import keywords
+    from jaxcompat._keywords import adapter as keywords
 
     if not keywords.keywords_to_adapt("jax.device_put"):
         pytest.skip(f"JAX {jaxcompat.JAX_VERSION_STRING}'s own device_put takes {name}=")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import jaxcompat
-from jaxcompat._backports import keywords
+from jaxcompat._keywords import adapter as keywords
 
 X = np.arange(1.0, 4.0, dtype=np.float32)
 

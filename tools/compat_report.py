@@ -189,7 +189,7 @@ def _accepts_by_name(parameters: dict[str, Any], name: str) -> bool:
 
 def _is_keyword_wrapper(function: Any) -> bool:
     """Whether ``function`` is the shared newest-keyword wrapper of
-    ``jaxcompat/_backports/keywords.py``: its rules then say what each keyword becomes. (A
+    ``jaxcompat/_keywords/adapter.py``: its rules then say what each keyword becomes. (A
     class is JAX's own, never wrapped.)"""
     code = getattr(function, "__code__", None)
     return (

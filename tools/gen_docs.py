@@ -39,6 +39,7 @@ from jaxcompat._stable_names.keyword_kinds import (
     REFUSED_BY_NEWEST,
     UNSUPPORTED,
     KeywordRule,
+    helper_name,
 )
 from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
@@ -191,6 +192,12 @@ def _value(value: Any) -> str:
     return "no default" if value is NO_DEFAULT else f"`{value!r}`"
 
 
+def honoured_as(rule: KeywordRule) -> str:
+    """What the helper that honours ``rule`` does, in words: its function's name
+    (``_keywords.honoured:sorted_as_asked``: "sorted as asked")."""
+    return str(helper_name(rule)).rpartition(":")[2].replace("_", " ")
+
+
 def keyword_before(rule: KeywordRule | None, jax_path: str, first: str) -> str:
     """What passing the keyword is on a release before ``first``."""
     if jax_path in CLASS_PATHS:
@@ -217,7 +224,7 @@ def keyword_before(rule: KeywordRule | None, jax_path: str, first: str) -> str:
             f"not adapted yet: its default {default} is the same as leaving it out; another"
             f" value is a TypeError naming JAX {first}"
         )
-    return f"honoured ({kind}; default {default}){reason}"
+    return f"honoured ({honoured_as(rule)}; default {default}){reason}"
 
 
 def keyword_labels(
@@ -290,7 +297,7 @@ def value_sections(module: str, rows: tuple[str, ...]) -> list[str]:
             labels = [
                 "JAX's own function, which takes it"
                 if Version(release) >= fixed
-                else f"honoured ({rule.other_values}); another value is the release's own call"
+                else f"honoured ({honoured_as(rule)}); another value is the release's own call"
                 for release in rows
             ]
             lines += [

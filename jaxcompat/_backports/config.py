@@ -27,8 +27,8 @@ from typing import Any
 from jax._src import xla_bridge
 
 from .._dispatch import installed_release_in
+from .._keywords.adapter import newest_data
 from .._version import JAX_VERSION_STRING
-from .keywords import newest_data
 
 NUM_CPU_DEVICES = "jax_num_cpu_devices"
 _DEVICE_COUNT_FLAG = re.compile(r"\s*--xla_force_host_platform_device_count=\S*")

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .keywords_numpy import accumulated_in_the_dtype
+from .._keywords.numpy import accumulated_in_the_dtype
 from .numpy_array_api import vecdot as _numpy_vecdot
 from .numpy_functions import arrays_of
 

@@ -355,7 +355,7 @@ JAXCOMPAT_MODULES = frozenset(
 @functools.cache
 def adapted_keyword(path: str, keyword: str) -> tuple[str, KeywordRule] | None:
     """(first release whose ``path`` names ``keyword``, its rule) where jaxcompat's name for
-    ``path`` takes the keyword on every release (``_backports/keywords.py``); else None."""
+    ``path`` takes the keyword on every release (``_keywords/adapter.py``); else None."""
     module, _, _ = path.rpartition(".")
     rule = rule_for(path, keyword)
     added = added_parameters().get(path)

@@ -3,8 +3,10 @@
 ``jaxcompat/_data/newest_keywords.json`` (written from the API surface data by `nox -s
 api_surface`) lists, for every callable, the keyword parameters of its newest signature that
 some older row's signature lacks, with the first release that names each. A rule below says
-what such a parameter becomes on a release before that one (its kind: ``keyword_kinds.py``);
-a parameter with no rule is not adapted yet. Wherever the release's own function names the
+what such a parameter becomes on a release before that one: a refusal
+(``keyword_kinds.py``), or the helper that honours it, named ``module:function`` under
+``jaxcompat`` (``"_keywords.numpy:filled_to_size"``, in ``jaxcompat/_keywords/numpy.py``); a
+parameter with no rule is not adapted yet. Wherever the release's own function names the
 parameter, the name is JAX's own object and no rule applies.
 
 A newest keyword with no rule gets the ``NOT_ADAPTED_YET`` rule in the modules of
@@ -23,61 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from .class_keywords import CLASS_PATHS
-from .keyword_kinds import (
-    ACCUMULATED_IN_THE_DTYPE,
-    AS_DOT_GENERAL,
-    AS_THE_NUMPY_FUNCTION,
-    CAST_BEFORE_THE_PRODUCT,
-    CHECKED_AGAINST_THE_SHARDS,
-    COMPUTED_IN_THE_DTYPE,
-    CONVERTED_WITH_COPY,
-    COPIED_AS_ASKED,
-    CORRECTION_AS_DDOF,
-    DRAWN_BY_MODE,
-    DTYPE_AS_IMPL,
-    EXTENDED_AS_OPAQUE,
-    FACTORED_AS_ASKED,
-    FILLED_TO_SIZE,
-    FLAT_INDEX_IN_THE_DTYPE,
-    GATHERED_AS_ASKED,
-    INDICES_OF_THE_DTYPE,
-    KEYS_JOINED_AS_ASKED,
-    LEAVES_CHOSEN_BY_PATH,
-    LOGS_DROPPED,
-    MAPPED_IN_BATCHES,
-    MASKED_AS_ZERO_WEIGHT,
-    NEGATIVE_INDICES_AS_ALLOWED,
-    NO_DEFAULT,
-    NOT_ADAPTED_YET,
-    ORTHOGONAL_TO_SIZE,
-    OUT_OF_BOUNDS_AS_ASKED,
-    PADDED_CONSISTENTLY,
-    PICKLED_AS_ALLOWED,
-    PLACED_ON_DEVICE,
-    PLACED_WHERE_CONCRETE,
-    RANK_AS_ASKED,
-    REFUSED_BY_NEWEST,
-    REGISTERED_WITH_KEYS,
-    SAME_RESULT_BY_ANY_METHOD,
-    SAMPLED_AS_ASKED,
-    SAMPLED_BY_METHOD,
-    SEEDED_WITH_IMPL,
-    SET_FILLED_TO_SIZE,
-    SORTED_AS_ASKED,
-    SORTED_IN_ONE_BATCH,
-    SPREAD_AROUND_THE_MEAN,
-    STABLE_BY_THE_RELEASE,
-    SUBSET_WHERE_COMPUTABLE,
-    SUMMED_OVER_THE_AXIS,
-    TOLERANCE_AS_RTOL,
-    TOP_K_ALONG_AXIS,
-    UNPACKED_AS_ASKED,
-    UNSUPPORTED,
-    UNUSED_BY_NEWEST,
-    VMAP_METHOD_AS_VECTORIZED,
-    WEIGHTED_BY_INVERTED_CDF,
-    KeywordRule,
-)
+from .keyword_kinds import NO_DEFAULT, NOT_ADAPTED_YET, REFUSED_BY_NEWEST, UNSUPPORTED, KeywordRule
 
 __all__ = ["CLEAR_ERROR_CALLABLES", "CLEAR_ERROR_MODULES", "KEYWORD_RULES", "rule_for"]
 
@@ -149,40 +97,42 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     ),
     # JAX 0.4.24's own zeros, full, ones_like, ... (device=) fail under jit, where they call
     # make_array_from_callback ("cannot be called within a traced context"); 0.4.25 fixed it.
-    KeywordRule("device", PLACED_ON_DEVICE, paths=_CREATION, fixed_in="0.4.25"),
+    KeywordRule(
+        "device", "_keywords.honoured:placed_on_device", paths=_CREATION, fixed_in="0.4.25"
+    ),
     # JAX 0.4.24: sort and argsort take stable= (default True) and descending=. Before, both
     # always sort stably, so a stable sort is what stable=False may give too, and descending
     # order is the ascending one reversed (for argsort, of the reversed array, so that equal
     # elements keep their order, as the newest does).
     KeywordRule(
         "stable",
-        SORTED_AS_ASKED,
+        "_keywords.honoured:sorted_as_asked",
         default=True,
         paths=frozenset({"jax.numpy.sort", "jax.numpy.argsort"}),
     ),
     KeywordRule(
         "descending",
-        SORTED_AS_ASKED,
+        "_keywords.honoured:sorted_as_asked",
         default=False,
         paths=frozenset({"jax.numpy.sort", "jax.numpy.argsort"}),
     ),
     # JAX 0.4.29: the array API's correction= of std and var is ddof under another name.
     KeywordRule(
         "correction",
-        CORRECTION_AS_DDOF,
+        "_keywords.honoured:correction_as_ddof",
         paths=frozenset({"jax.numpy.std", "jax.numpy.var"}),
     ),
     # JAX 0.5.1: keystr(simple=, separator=) joins the keys' simple texts ("0", "foo", "bar")
     # with the separator; before, it joined their full texts ("[0]", "['foo']", ".bar").
     KeywordRule(
         "simple",
-        KEYS_JOINED_AS_ASKED,
+        "_keywords.honoured:keys_joined_as_asked",
         default=False,
         paths=frozenset({"jax.tree_util.keystr"}),
     ),
     KeywordRule(
         "separator",
-        KEYS_JOINED_AS_ASKED,
+        "_keywords.honoured:keys_joined_as_asked",
         default="",
         paths=frozenset({"jax.tree_util.keystr"}),
     ),
@@ -192,7 +142,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # "sequential_unrolled", which 0.4.35-0.5.0 refuse.
     KeywordRule(
         "vmap_method",
-        VMAP_METHOD_AS_VECTORIZED,
+        "_keywords.callbacks:vmap_method_as_vectorized",
         paths=frozenset({"jax.pure_callback"}),
         fixed_in="0.5.1",
     ),
@@ -208,7 +158,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # traced negative index to XLA, which clamps it to 0, and refuses a static one (an int).
     KeywordRule(
         "allow_negative_indices",
-        NEGATIVE_INDICES_AS_ALLOWED,
+        "_keywords.honoured:negative_indices_as_allowed",
         default=True,
         paths=frozenset(
             f"jax.lax.{name}"
@@ -224,36 +174,44 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # too: False clamps it to 0, where 0.5.3-0.10.0 refuse it.
     KeywordRule(
         "allow_negative_indices",
-        NEGATIVE_INDICES_AS_ALLOWED,
+        "_keywords.honoured:negative_indices_as_allowed",
         default=True,
         paths=frozenset({"jax.lax.dynamic_index_in_dim", "jax.lax.dynamic_update_index_in_dim"}),
         fixed_in="0.10.1",
     ),
     # JAX 0.4.31: lax.map(batch_size=) maps batches of that many elements with vmap, in a
     # scan over the batches, and the remainder with vmap after.
-    KeywordRule("batch_size", MAPPED_IN_BATCHES, paths=frozenset({"jax.lax.map"})),
+    KeywordRule(
+        "batch_size", "_keywords.honoured:mapped_in_batches", paths=frozenset({"jax.lax.map"})
+    ),
     # JAX 0.4.27: nn.logsumexp(where=) leaves out the elements where it is False; before,
     # b= (a weight, 0 leaves an element out) does the same.
-    KeywordRule("where", MASKED_AS_ZERO_WEIGHT, paths=frozenset({"jax.nn.logsumexp"})),
+    KeywordRule(
+        "where", "_keywords.honoured:masked_as_zero_weight", paths=frozenset({"jax.nn.logsumexp"})
+    ),
     # JAX 0.9.1: argsort(dtype=) is the indices' dtype; before, the default integer.
-    KeywordRule("dtype", INDICES_OF_THE_DTYPE, paths=frozenset({"jax.numpy.argsort"})),
+    KeywordRule(
+        "dtype", "_keywords.honoured:indices_of_the_dtype", paths=frozenset({"jax.numpy.argsort"})
+    ),
     # JAX 0.8.1: cov and corrcoef (dtype=) compute in a float or complex dtype given.
     KeywordRule(
         "dtype",
-        COMPUTED_IN_THE_DTYPE,
+        "_keywords.honoured:computed_in_the_dtype",
         paths=frozenset({"jax.numpy.cov", "jax.numpy.corrcoef"}),
     ),
     # JAX 0.5.3: unique(sorted=) is "unused by JAX" (its docstring): any value gives the
     # sorted unique values, as every release does.
     KeywordRule(
         "sorted",
-        UNUSED_BY_NEWEST,
+        "_keywords.honoured:unused_by_newest",
         default=True,
         paths=frozenset({"jax.numpy.unique"}),
     ),
     # JAX 0.4.33: reshape(copy=) is "unused by JAX" (its docstring): every release returns
     # a new array (before 0.4.30, jaxcompat's reshape adapter takes copy= itself).
-    KeywordRule("copy", UNUSED_BY_NEWEST, paths=frozenset({"jax.numpy.reshape"})),
+    KeywordRule(
+        "copy", "_keywords.honoured:unused_by_newest", paths=frozenset({"jax.numpy.reshape"})
+    ),
     # JAX 0.4.24: unique(equal_nan=) (default True); before, all NaNs always count as one.
     KeywordRule(
         "equal_nan",
@@ -266,7 +224,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # functions do.
     KeywordRule(
         "device",
-        PLACED_ON_DEVICE,
+        "_keywords.honoured:placed_on_device",
         paths=frozenset({"jax.numpy.fft.fftfreq", "jax.numpy.fft.rfftfreq"}),
     ),
     # JAX 0.4.24: cholesky(upper=) gives the upper factor, the conjugate transpose of the
@@ -275,35 +233,39 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # release does: they factor (a + a^H) / 2), False is lax's own option.
     KeywordRule(
         "upper",
-        FACTORED_AS_ASKED,
+        "_keywords.linalg:factored_as_asked",
         default=False,
         paths=frozenset({"jax.numpy.linalg.cholesky"}),
         fixed_in="0.4.25",
     ),
     KeywordRule(
         "symmetrize_input",
-        FACTORED_AS_ASKED,
+        "_keywords.linalg:factored_as_asked",
         default=True,
         paths=frozenset({"jax.numpy.linalg.cholesky", "jax.numpy.linalg.eigvalsh"}),
     ),
     # JAX 0.4.29 renamed matrix_rank's tol= and pinv's rcond= to rtol= (the array API; same
     # values, and the old name stays); JAX 0.10.1 added matrix_rank(hermitian=), whose
     # singular values come from svd(hermitian=True), which every release has.
-    KeywordRule("rtol", RANK_AS_ASKED, paths=frozenset({"jax.numpy.linalg.matrix_rank"})),
+    KeywordRule(
+        "rtol", "_keywords.linalg:rank_as_asked", paths=frozenset({"jax.numpy.linalg.matrix_rank"})
+    ),
     KeywordRule(
         "hermitian",
-        RANK_AS_ASKED,
+        "_keywords.linalg:rank_as_asked",
         default=False,
         paths=frozenset({"jax.numpy.linalg.matrix_rank"}),
     ),
-    KeywordRule("rtol", TOLERANCE_AS_RTOL, paths=frozenset({"jax.numpy.linalg.pinv"})),
+    KeywordRule(
+        "rtol", "_keywords.linalg:tolerance_as_rtol", paths=frozenset({"jax.numpy.linalg.pinv"})
+    ),
     # JAX 0.4.28: linalg.matmul, tensordot and vecdot take precision= and
     # preferred_element_type=; from 0.4.24 (the array API) each is the jax.numpy function
     # of its name under another signature, and that one takes both.
     *(
         KeywordRule(
             parameter,
-            AS_THE_NUMPY_FUNCTION,
+            "_keywords.linalg:as_the_numpy_function",
             paths=frozenset(
                 f"jax.numpy.linalg.{name}" for name in ("matmul", "tensordot", "vecdot")
             ),
@@ -313,7 +275,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
         "axis",
-        TOP_K_ALONG_AXIS,
+        "_keywords.honoured:top_k_along_axis",
         default=-1,
         paths=frozenset({"jax.lax.top_k"}),
     ),
@@ -325,7 +287,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            COPIED_AS_ASKED,
+            "_keywords.arrays:copied_as_asked",
             default=default,
             paths=frozenset({"jax.device_put"}),
             fixed_in="0.6.0",
@@ -337,7 +299,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # shards' dtype must be the one given (every process of a single-process run has one).
     KeywordRule(
         "dtype",
-        CHECKED_AGAINST_THE_SHARDS,
+        "_keywords.arrays:checked_against_the_shards",
         paths=frozenset(
             {"jax.make_array_from_callback", "jax.make_array_from_single_device_arrays"}
         ),
@@ -346,7 +308,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # canonicalize_dtype's allow_opaque_dtype= with them.
     KeywordRule(
         "allow_extended_dtype",
-        EXTENDED_AS_OPAQUE,
+        "_keywords.arrays:extended_as_opaque",
         default=False,
         paths=frozenset({"jax.dtypes.canonicalize_dtype"}),
     ),
@@ -356,19 +318,21 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # install with JAX 0.4.26 and newer).
     KeywordRule(
         "allow_pickle",
-        PICKLED_AS_ALLOWED,
+        "_keywords.arrays:pickled_as_allowed",
         default=True,
         paths=frozenset({"jax.numpy.savez"}),
         numpy_fixed_in="2.2.0",
     ),
     # JAX 0.4.24: asarray(copy=) (the array API): True always copies, as array() does;
     # False refuses where a copy cannot be avoided.
-    KeywordRule("copy", CONVERTED_WITH_COPY, paths=frozenset({"jax.numpy.asarray"})),
+    KeywordRule(
+        "copy", "_keywords.arrays:converted_with_copy", paths=frozenset({"jax.numpy.asarray"})
+    ),
     # JAX 0.8.1: std, var, nanstd and nanvar take mean=, a mean computed before (with
     # keepdims=True), used in place of the mean of the input.
     KeywordRule(
         "mean",
-        SPREAD_AROUND_THE_MEAN,
+        "_keywords.numpy:spread_around_the_mean",
         paths=frozenset(f"jax.numpy.{name}" for name in ("std", "var", "nanstd", "nanvar")),
     ),
     # JAX 0.4.28: compress and extract take size= (a static length, so that they jit) and
@@ -376,7 +340,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            FILLED_TO_SIZE,
+            "_keywords.numpy:filled_to_size",
             default=default,
             paths=frozenset({"jax.numpy.compress", "jax.numpy.extract"}),
         )
@@ -388,23 +352,29 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            OUT_OF_BOUNDS_AS_ASKED,
+            "_keywords.numpy:out_of_bounds_as_asked",
             default=default,
             paths=frozenset({"jax.numpy.take_along_axis"}),
         )
         for parameter, default in (("fill_value", None), ("wrap_negative_indices", True))
     ),
     # JAX 0.9.1: ravel_multi_index(dtype=) computes the flat index in that integer dtype.
-    KeywordRule("dtype", FLAT_INDEX_IN_THE_DTYPE, paths=frozenset({"jax.numpy.ravel_multi_index"})),
+    KeywordRule(
+        "dtype",
+        "_keywords.numpy:flat_index_in_the_dtype",
+        paths=frozenset({"jax.numpy.ravel_multi_index"}),
+    ),
     # JAX 0.4.27: from_dlpack(device=, copy=) (the array API). JAX's own copy= is wrong
     # again on 0.4.35-0.8.0 (measured): copy=False copies an unaligned host buffer silently,
     # where 0.4.27-0.4.34 share it and 0.8.1 on refuse it, as the newest does. From 0.8.1
     # JAX's own is the newest's, copy=True included (it hands back an aligned host buffer
     # itself, so a later write to the source shows through).
-    KeywordRule("device", UNPACKED_AS_ASKED, paths=frozenset({"jax.numpy.from_dlpack"})),
+    KeywordRule(
+        "device", "_keywords.arrays:unpacked_as_asked", paths=frozenset({"jax.numpy.from_dlpack"})
+    ),
     KeywordRule(
         "copy",
-        UNPACKED_AS_ASKED,
+        "_keywords.arrays:unpacked_as_asked",
         paths=frozenset({"jax.numpy.from_dlpack"}),
         broken_from="0.4.35",
         fixed_again_in="0.8.1",
@@ -414,17 +384,19 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # the creation functions); 0.4.25 fixed it.
     KeywordRule(
         "sharding",
-        PLACED_WHERE_CONCRETE,
+        "_keywords.arrays:placed_where_concrete",
         paths=frozenset({"jax.lax.full", "jax.lax.full_like"}),
         fixed_in="0.4.25",
     ),
     # JAX 0.7.1: lax.dot(dimension_numbers=) is dot_general's.
-    KeywordRule("dimension_numbers", AS_DOT_GENERAL, paths=frozenset({"jax.lax.dot"})),
+    KeywordRule(
+        "dimension_numbers", "_keywords.honoured:as_dot_general", paths=frozenset({"jax.lax.dot"})
+    ),
     # JAX 0.4.18: the jax.numpy products take preferred_element_type= (the dtype of the
     # result, and of the accumulation where it holds the inputs').
     KeywordRule(
         "preferred_element_type",
-        ACCUMULATED_IN_THE_DTYPE,
+        "_keywords.numpy:accumulated_in_the_dtype",
         paths=frozenset(
             f"jax.numpy.{name}"
             for name in ("convolve", "correlate", "dot", "inner", "matmul", "tensordot", "vdot")
@@ -434,7 +406,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # calls is_leaf with (key path, node).
     KeywordRule(
         "is_leaf_takes_path",
-        LEAVES_CHOSEN_BY_PATH,
+        "_keywords.honoured:leaves_chosen_by_path",
         default=False,
         paths=frozenset(
             (
@@ -447,27 +419,42 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # as register_pytree_with_keys (JAX 0.4.6) does.
     KeywordRule(
         "flatten_with_keys_func",
-        REGISTERED_WITH_KEYS,
+        "_keywords.honoured:registered_with_keys",
         paths=frozenset({"jax.tree_util.register_pytree_node"}),
     ),
     # JAX 0.4.33 and 0.4.34: isin(method=) and digitize(method=) choose the algorithm; each
     # gives the same result.
     KeywordRule(
-        "method", SAME_RESULT_BY_ANY_METHOD, default="auto", paths=frozenset({"jax.numpy.isin"})
+        "method",
+        "_keywords.numpy:same_result_by_any_method",
+        default="auto",
+        paths=frozenset({"jax.numpy.isin"}),
     ),
-    KeywordRule("method", SAME_RESULT_BY_ANY_METHOD, paths=frozenset({"jax.numpy.digitize"})),
+    KeywordRule(
+        "method",
+        "_keywords.numpy:same_result_by_any_method",
+        paths=frozenset({"jax.numpy.digitize"}),
+    ),
     # JAX 0.10.0: lax.mul(out_dtype=) gives the product in that dtype, "typically" by
     # converting both factors to it first (its docstring).
-    KeywordRule("out_dtype", CAST_BEFORE_THE_PRODUCT, paths=frozenset({"jax.lax.mul"})),
+    KeywordRule(
+        "out_dtype", "_keywords.honoured:cast_before_the_product", paths=frozenset({"jax.lax.mul"})
+    ),
     # JAX 0.11.0: top_k(is_stable=) (default True) keeps equal elements in their order; False
     # leaves it unspecified. Every older top_k is stable (measured on each row).
     KeywordRule(
-        "is_stable", STABLE_BY_THE_RELEASE, default=True, paths=frozenset({"jax.lax.top_k"})
+        "is_stable",
+        "_keywords.sets:stable_by_the_release",
+        default=True,
+        paths=frozenset({"jax.lax.top_k"}),
     ),
     # JAX 0.12.0: lexsort(batch_size=) (default 16) bounds the keys compared in one sort;
     # more are sorted in batches, with the same result.
     KeywordRule(
-        "batch_size", SORTED_IN_ONE_BATCH, default=16, paths=frozenset({"jax.numpy.lexsort"})
+        "batch_size",
+        "_keywords.sets:sorted_in_one_batch",
+        default=16,
+        paths=frozenset({"jax.numpy.lexsort"}),
     ),
     # JAX 0.4.32: intersect1d and setxor1d take size= (a static length, so that they jit)
     # and fill_value= (default: the smallest value of the result), as unique, union1d and
@@ -477,7 +464,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            SET_FILLED_TO_SIZE,
+            "_keywords.sets:set_filled_to_size",
             paths=frozenset({"jax.numpy.intersect1d", "jax.numpy.setxor1d"}),
             fixed_in="0.12.0",
         )
@@ -487,7 +474,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # there too), the only one that takes them.
     KeywordRule(
         "weights",
-        WEIGHTED_BY_INVERTED_CDF,
+        "_keywords.numpy:weighted_by_inverted_cdf",
         paths=frozenset(
             f"jax.numpy.{name}"
             for name in ("quantile", "percentile", "nanquantile", "nanpercentile")
@@ -498,7 +485,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # every older release's.
     KeywordRule(
         "method",
-        WEIGHTED_BY_INVERTED_CDF,
+        "_keywords.numpy:weighted_by_inverted_cdf",
         default="linear",
         paths=frozenset(
             f"jax.numpy.{name}"
@@ -513,23 +500,38 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # take mode= too, for their Gumbel noise. JAX 0.5.3: orthogonal(m=) is the number of
     # columns, for a semi-orthogonal n-by-m matrix. JAX 0.10.0 added gumbel's mode
     # "highest" (float32: a 64-bit uniform), which the releases before refuse.
-    KeywordRule("mode", DRAWN_BY_MODE, paths=frozenset({"jax.random.gumbel"}), fixed_in="0.10.0"),
-    KeywordRule("mode", DRAWN_BY_MODE, default="low", paths=frozenset({"jax.random.bernoulli"})),
     KeywordRule(
         "mode",
-        SAMPLED_AS_ASKED,
+        "_keywords.random:drawn_by_mode",
+        paths=frozenset({"jax.random.gumbel"}),
+        fixed_in="0.10.0",
+    ),
+    KeywordRule(
+        "mode",
+        "_keywords.random:drawn_by_mode",
+        default="low",
+        paths=frozenset({"jax.random.bernoulli"}),
+    ),
+    KeywordRule(
+        "mode",
+        "_keywords.random:sampled_as_asked",
         paths=frozenset({"jax.random.categorical", "jax.random.choice"}),
         fixed_in="0.10.0",
     ),
     KeywordRule(
-        "replace", SAMPLED_AS_ASKED, default=True, paths=frozenset({"jax.random.categorical"})
+        "replace",
+        "_keywords.random:sampled_as_asked",
+        default=True,
+        paths=frozenset({"jax.random.categorical"}),
     ),
-    KeywordRule("m", ORTHOGONAL_TO_SIZE, paths=frozenset({"jax.random.orthogonal"})),
+    KeywordRule(
+        "m", "_keywords.random:orthogonal_to_size", paths=frozenset({"jax.random.orthogonal"})
+    ),
     # JAX 0.11.1: gamma, loggamma, beta, chisquare and poisson take method="approximate",
     # a loop-free sampler; "exact", the default, is every older release's sampler.
     KeywordRule(
         "method",
-        SAMPLED_BY_METHOD,
+        "_keywords.random_methods:sampled_by_method",
         default="exact",
         paths=frozenset(
             f"jax.random.{name}" for name in ("gamma", "loggamma", "beta", "chisquare", "poisson")
@@ -540,7 +542,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # check), which is composed before it.
     KeywordRule(
         "to",
-        GATHERED_AS_ASKED,
+        "_keywords.collectives:gathered_as_asked",
         default="varying",
         paths=frozenset({"jax.lax.all_gather"}),
         fixed_in="0.10.0",
@@ -552,7 +554,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # implementations, options of 0.12.0 that are off by default.
     KeywordRule(
         "with_logs",
-        LOGS_DROPPED,
+        "_backports.custom_derivatives:logs_dropped",
         default=False,
         paths=frozenset({"jax.custom_gradient", "jax.custom_derivatives.custom_gradient"}),
     ),
@@ -568,38 +570,45 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # name), impl= under another name.
     KeywordRule(
         "dtype",
-        DTYPE_AS_IMPL,
+        "_keywords.random:dtype_as_impl",
         paths=frozenset({"jax.random.key", "jax.random.wrap_key_data"}),
     ),
     # JAX 0.4.16: key and PRNGKey take impl= (a name, an implementation or a key dtype);
     # 0.4.13 seeds the default implementation by the same private function it seeds any with.
     KeywordRule(
         "impl",
-        SEEDED_WITH_IMPL,
+        "_keywords.random:seeded_with_impl",
         paths=frozenset({"jax.random.key", "jax.random.PRNGKey"}),
     ),
     # JAX 0.4.25: linalg.svd(subset_by_index=) computes a part of the singular values, on
     # TPU only; the whole range is every singular value, on any platform.
     KeywordRule(
-        "subset_by_index", SUBSET_WHERE_COMPUTABLE, paths=frozenset({"jax.numpy.linalg.svd"})
+        "subset_by_index",
+        "_keywords.linalg:subset_where_computable",
+        paths=frozenset({"jax.numpy.linalg.svd"}),
     ),
     # JAX 0.9.0: conv_transpose(use_consistent_padding=True) reads explicit padding as the
     # forward convolution's, as "SAME" and "VALID" are read.
     KeywordRule(
         "use_consistent_padding",
-        PADDED_CONSISTENTLY,
+        "_keywords.linalg:padded_consistently",
         default=False,
         paths=frozenset({"jax.lax.conv_transpose"}),
     ),
     # JAX 0.9.0: vmap(sum_match=True) sums over the mapped axis an output whose out_axes is
     # None and that varies along it (before, such an output is an error).
-    KeywordRule("sum_match", SUMMED_OVER_THE_AXIS, default=False, paths=frozenset({"jax.vmap"})),
+    KeywordRule(
+        "sum_match",
+        "_keywords.vmap:summed_over_the_axis",
+        default=False,
+        paths=frozenset({"jax.vmap"}),
+    ),
     # JAX 0.10.2: checkpoint(static_argnames=) is read only under the jax_remat3 option (off
     # by default, and absent before 0.10.2): otherwise the newest traces keyword arguments
     # as every older release does.
     KeywordRule(
         "static_argnames",
-        UNUSED_BY_NEWEST,
+        "_keywords.honoured:unused_by_newest",
         default=(),
         paths=frozenset({"jax.checkpoint"}),
     ),

@@ -3,7 +3,7 @@ operations (the rules are in ``_stable_names/keywords.py``): top_k(is_stable=),
 lexsort(batch_size=), and intersect1d and setxor1d(size=, fill_value=).
 
 Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
-as every helper does (``keyword_helpers.py``).
+as every helper does (``adapter.helper``).
 """
 
 from __future__ import annotations

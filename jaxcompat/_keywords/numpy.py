@@ -2,7 +2,7 @@
 the installed release's own operations (the rules are in ``_stable_names/keywords.py``).
 
 Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
-as every helper does (``keyword_helpers.py``), and reads the call by the release function's
+as every helper does (``adapter.helper``), and reads the call by the release function's
 signature.
 """
 

@@ -1,4 +1,4 @@
-"""What the newest-keyword wrappers (``keywords.py`` and its helpers) share: which
+"""What the newest-keyword wrappers (``adapter.py`` and its helpers) share: which
 values are the same as leaving a keyword out, the clear error for one the release cannot
 take, and the newest signature they show."""
 

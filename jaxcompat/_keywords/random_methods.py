@@ -29,7 +29,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .keywords_random import _call, _release_result
+from .random import _call, _release_result
 
 __all__ = ["sampled_by_method"]
 

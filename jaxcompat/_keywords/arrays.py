@@ -2,7 +2,7 @@
 installed release's own functions (the rules are in ``_stable_names/keywords.py``).
 
 Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
-as every helper does (``keyword_helpers.py``).
+as every helper does (``adapter.helper``).
 """
 
 from __future__ import annotations

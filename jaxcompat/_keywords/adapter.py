@@ -9,31 +9,28 @@ honoured (``device=``: the result is put there) or a clear error. Where the rele
 function names the parameter, JAX's own object is kept. A class is never wrapped: jaxcompat
 gives JAX's own class, whose constructor takes what the release's takes
 (``_stable_names/class_keywords.py``). The values shared with other wrappers (which values
-are the default, the clear error) are in ``keyword_values.py``.
+are the default, the clear error) are in ``values.py``; the helpers that honour a keyword are
+named by its rule and imported on the first wrap that needs them (:func:`helper`).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import json
 import sys
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from .._dispatch import installed_release_in
-from .._stable_names.keyword_kinds import (
-    NOT_ADAPTED_YET,
-    REFUSED_BY_NEWEST,
-    UNSUPPORTED,
-    KeywordRule,
-)
+from .._stable_names.keyword_kinds import NOT_ADAPTED_YET, KeywordRule, helper_name
 from .._stable_names.keywords import KEYWORD_RULES, rule_for
 from .._surface import parameter_names
-from .keyword_helpers import HONOURS
-from .keyword_values import (
+from .values import (
     is_default,
     is_new_value,
     places_nothing,
@@ -42,7 +39,13 @@ from .keyword_values import (
     with_newest_parameters,
 )
 
-__all__ = ["accept_newest_keywords", "keywords_to_adapt", "names_to_adapt", "newest_data"]
+__all__ = [
+    "accept_newest_keywords",
+    "helper",
+    "keywords_to_adapt",
+    "names_to_adapt",
+    "newest_data",
+]
 
 
 @functools.cache
@@ -54,6 +57,16 @@ def newest_data() -> dict[str, Any]:
     jax.config: first release}``."""
     text = (resources.files("jaxcompat") / "_data" / "newest_keywords.json").read_text("utf-8")
     found: dict[str, Any] = json.loads(text)
+    return found
+
+
+@functools.cache
+def helper(name: str) -> Callable[..., Any]:
+    """The helper a rule names, ``module:function`` under ``jaxcompat``: it takes (the
+    release's function, its JAX path, {keyword: value}, *args, **kwargs) and composes the
+    newest behaviour from the release's own function."""
+    module, _, function = name.partition(":")
+    found: Callable[..., Any] = getattr(importlib.import_module(f"jaxcompat.{module}"), function)
     return found
 
 
@@ -192,6 +205,12 @@ def accept_newest_keywords(
             if name not in missing or missing[name][1].other_values == NOT_ADAPTED_YET:
                 break
             by_position.append(name)
+    # The helpers this function's rules name, imported here once rather than on each call.
+    helpers = {
+        named: helper(named)
+        for _, rule in missing.values()
+        if (named := helper_name(rule)) is not None
+    }
     namespace = live_in if live_in is not None else {}
     attribute = jax_path.rpartition(".")[2]
     count = len(own_positional)
@@ -222,7 +241,7 @@ def accept_newest_keywords(
                         f"jaxcompat.{public_path}() got multiple values for argument {name!r}"
                     )
                 kwargs[name] = value
-        honoured: dict[str, dict[str, Any]] = {}  # helper kind -> the values it honours
+        honoured: dict[str, dict[str, Any]] = {}  # helper -> the values it honours
         for name, (first, rule) in missing.items():
             if name not in kwargs or (
                 rule.new_values is not None
@@ -233,12 +252,12 @@ def accept_newest_keywords(
             value = kwargs.pop(name)
             if is_default(value, rule.default) or places_nothing(name, value):
                 continue  # the same as leaving it out
-            if rule.other_values in (UNSUPPORTED, REFUSED_BY_NEWEST, NOT_ADAPTED_YET):
+            if rule.other_values not in helpers:
                 raise refusal(public_path, jax_path, name, first, rule, name in own.parameters)
             honoured.setdefault(rule.other_values, {})[name] = value
         target = namespace.get(attribute, function)
-        for kind, values in honoured.items():
-            target = functools.partial(HONOURS[kind], target, jax_path, values)
+        for helper_path, values in honoured.items():
+            target = functools.partial(helpers[helper_path], target, jax_path, values)
             # A helper takes the release function's own call, and the next helper reads
             # that call's arguments by this signature (asarray(copy=, device=) stacks two).
             target.__signature__ = own  # type: ignore[attr-defined]

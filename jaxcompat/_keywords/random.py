@@ -7,7 +7,7 @@ same bits (under ``jax_threefry_partitionable``, True by default from JAX 0.5.0 
 each is built from the same uniform or random bits as the newest builds it.
 
 Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
-as every helper does (``keyword_helpers.py``).
+as every helper does (``adapter.helper``).
 """
 
 from __future__ import annotations
