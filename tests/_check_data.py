@@ -13,6 +13,7 @@ from jaxcompat import _surface
 from jaxcompat._checker import (
     _api,
     _config_findings,
+    _migrate_positional,
     _module_data,
     _module_findings,
     _ranges,
@@ -133,6 +134,8 @@ def _clear() -> None:
         _api.stable_names,
         _api._by_jax_path,
         _api.adapted_keyword,
+        _api.rows_before,
+        _migrate_positional._candidates,
         _ranges.release_tuples,
         _rules._name_problems,
         _module_findings._missing,

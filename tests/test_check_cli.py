@@ -347,6 +347,7 @@ def test_explain(capsys):
         "JC033",
         "JC034",
         "JC040",
+        "JC041",
         "JC050",
         "JC060",
     ]

@@ -11,6 +11,7 @@ from typing import Any
 import jax
 from jax.sharding import Mesh
 
+from .._stable_names.backport_keywords import backport_keyword
 from .._version import JAX_VERSION_STRING
 
 __all__ = [
@@ -31,8 +32,11 @@ def _explicit_axes(count: int) -> tuple[Any, ...] | None:
 
 
 def _no_axis_types_error() -> TypeError:
+    fact = backport_keyword("jax.make_mesh", "axis_types")
+    assert fact is not None  # the checker reports the same release (JC041)
     return TypeError(
-        f"jaxcompat.make_mesh(axis_types=...) needs JAX 0.5.3 or newer (jax.sharding.AxisType); "
+        f"jaxcompat.make_mesh(axis_types=...) needs JAX {fact.first} or newer "
+        "(jax.sharding.AxisType); "
         f"JAX {JAX_VERSION_STRING} meshes have no axis types. Leave axis_types out."
     )
 

@@ -27,6 +27,7 @@ from ._api import JAXCOMPAT_MODULES
 from ._files import LINE_END, char_column, source_lines
 from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
+from ._migrate_positional import keyword_insertions
 from ._migrate_private import package_names, private_reads, split_names
 from ._walk import walk
 
@@ -339,6 +340,8 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
     if reads_versions:
         names = _bound_to_jaxcompat(imports, private_readers - split.keys())
         edits += _version_edits(attributes, comparisons, lines, names)
+    for line, column, text in keyword_insertions(tree, source, lines, scope):
+        edits.append(Edit(line, column, line, column, text))
     # Applied from the end, so that earlier positions stay valid.
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
         head = lines[edit.line - 1][: edit.column]

@@ -99,6 +99,15 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
         "JAX cannot do it before a given release (the message names it and why). Raise the "
         "floor, or keep a hasattr check.",
     ),
+    "JC041": (
+        "jaxcompat-keyword-unavailable",
+        "An argument of a call through a jaxcompat name that jaxcompat refuses on some "
+        "releases in the range: a jaxcompat name takes the newest JAX signature, and some "
+        "newest parameters it can take only from a given release (the message names it and "
+        "why). A positional argument is read against the newest signature too, so a call "
+        "written for an older signature may land on another parameter (make_mesh's third "
+        "positional is axis_types): pass it by keyword, or raise the floor.",
+    ),
     "JC050": (
         "config-option-missing",
         'A jax.config option the code sets or reads (jax.config.update("jax_array", '

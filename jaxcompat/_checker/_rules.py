@@ -15,6 +15,8 @@ Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
 - JC033 a gate with a branch that never runs on the declared range (dead);
 - JC034 a gate still needed on the declared range, and the floor that would make it dead;
 - JC040 a jaxcompat name that raises AttributeError on some rows of the range;
+- JC041 an argument of a call through a jaxcompat name that jaxcompat refuses on some rows
+  (``_jaxcompat_calls``);
 - JC050 a ``jax.config`` option that some rows lack (``_config_findings``);
 - JC060 an array method or attribute, by name, that some rows lack (``_array_findings``).
 
@@ -51,6 +53,7 @@ from ._api import (
 from ._array_findings import array_findings
 from ._config_findings import config_findings
 from ._gates import VERSION_PATHS, available_rows
+from ._jaxcompat_calls import refused_arguments
 from ._module_findings import module_findings
 from ._ranges import describe, row_list
 from ._uses import CallInfo, Gate, Use
@@ -412,6 +415,9 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
         ):
             message = finding.message.replace(describe(newest), "every release")
             yield Finding(finding.line, finding.col, finding.code, message, rows_there)
+        where = (use.line, use.col)
+        for line, col, message, bad in refused_arguments(relative, use.call, where, rows_there):
+            yield Finding(line, col, "JC041", message, bad)
         # Except a newest constructor keyword of JAX's own class, which the classes of the
         # releases before its first lack.
         for keyword, line, col in use.call.keywords:
