@@ -192,7 +192,7 @@ def _naming_check_vma(mapped: Callable[..., Any]) -> Callable[..., Any]:
                 raise
             primitive = message.removeprefix(_NO_RULE).partition(".")[0]
             # Before JAX 0.4.35 jaxcompat's pure_callback(vmap_method="expand_dims" or
-            # "broadcast_all") is a custom_vmap (keywords_callbacks.py): say so.
+            # "broadcast_all") is a custom_vmap (_keywords/callbacks.py): say so.
             bound_by = (
                 " (jaxcompat.pure_callback with vmap_method='expand_dims' or 'broadcast_all' "
                 "binds it before JAX 0.4.35)"

@@ -314,7 +314,7 @@ def _adapted_keyword_finding(
     adapted: tuple[str, KeywordRule],
 ) -> Iterator[Finding]:
     """A keyword that jaxcompat's name takes on every release, and JAX's lacks on ``bad``:
-    only its default there (``_backports/keywords.py``)."""
+    only its default there (``_keywords/adapter.py``)."""
     keyword, line, col = where
     first, rule = adapted
     # Only an UNSUPPORTED keyword's values other than the default fail through jaxcompat;
