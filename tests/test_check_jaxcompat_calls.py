@@ -138,3 +138,11 @@ def test_migrate_keeps_a_later_positional_argument_after_a_keyword_valid():
     assert migrate(source, "<0.7") == (
         "import jaxcompat.numpy as jnp\nx = jnp.array(v, jnp.float32, copy=False, order='K')\n"
     )
+
+
+def test_migrate_rewrites_a_name_imported_from_jax_and_nothing_else():
+    source = "from jax.numpy import array\nx = array(v, float, False)\ny = np.array(v, float, 0)\n"
+    assert migrate(source, "<0.7") == (
+        "from jaxcompat.numpy import array\nx = array(v, float, copy=False)\n"
+        "y = np.array(v, float, 0)\n"
+    )

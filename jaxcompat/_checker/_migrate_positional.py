@@ -90,20 +90,59 @@ def _keywords_for(jax_path: str, call: ast.Call, scope: int) -> list[str] | None
     return None
 
 
+@functools.cache
+def _call_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\s*\(")
+
+
+_JAX_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+jax\b", re.MULTILINE)
+
+
+def _line_numbers(source: str, pattern: re.Pattern[str]) -> list[int]:
+    """The numbers of the lines on which ``pattern`` matches, in order."""
+    found, line, position = [], 1, 0
+    for match in pattern.finditer(source):
+        line += source.count("\n", position, match.start())
+        position = match.start()
+        if not found or found[-1] != line:
+            found.append(line)
+    return found
+
+
+def _jax_roots(tree: ast.Module, source: str) -> set[str]:
+    """The local names that the file's imports bind to JAX modules or names."""
+    roots = set()
+    for node in walk(tree, _line_numbers(source, _JAX_IMPORT)):
+        if isinstance(node, ast.Import):
+            roots |= {
+                a.asname or a.name.partition(".")[0]
+                for a in node.names
+                if a.name == "jax" or a.name.startswith("jax.")
+            }
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "jax":
+            roots |= {a.asname or a.name for a in node.names if node.level == 0}
+    return roots
+
+
 def keyword_insertions(
     tree: ast.Module, source: str, lines: Sequence[str], scope: int
 ) -> list[tuple[int, int, str]]:
     """(line, column in characters, ``name=``) to insert before positional arguments of the
     calls of ``tree`` that the newest signature binds otherwise, on the rows ``scope``."""
     candidates = _candidates()
-    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(candidates))) + r")\s*\(")
-    watched = sorted({source.count("\n", 0, m.start()) + 1 for m in pattern.finditer(source)})
+    # A scan for each name is much faster than one pattern of them all over the text.
+    present = tuple(name for name in candidates if name in source)
+    if not present or not _JAX_IMPORT.search(source):
+        return []
+    watched = _line_numbers(source, _call_pattern(present))
     if not watched:
         return []
+    roots = _jax_roots(tree, source)
     calls = {
         (node.func.lineno, node.func.col_offset + 1): node
         for node in walk(tree, watched)
         if isinstance(node, ast.Call)
+        and _root_name(node.func) in roots
         and not any(isinstance(a, ast.Starred) for a in node.args)
         and len(node.args) >= candidates.get(_last_name(node.func), len(node.args) + 1)
     }
@@ -128,6 +167,12 @@ def keyword_insertions(
         if _still_a_call(call, lines, found, len(call.args) - len(keywords)):
             insertions += found
     return insertions
+
+
+def _root_name(node: ast.expr) -> str:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _last_name(node: ast.expr) -> str:
