@@ -6,7 +6,9 @@ a name that is then jaxcompat: ``jax.__version_info__`` becomes ``jax.JAX_VERSIO
 ``__version__`` is jaxcompat's release, not JAX's. A name the file reads private attributes
 through (``jax._src``) stays JAX's, unless public names are read through it too: then it
 becomes jaxcompat and the private reads move to JAX's package under a name of their own
-(``_jax_private._src``), so that every public name of a ported file is jaxcompat's.
+(``_jax_private._src``), so that every public name of a ported file is jaxcompat's. A
+positional argument that the newest signature binds to another parameter than every release
+of the range does is passed by that keyword (``_migrate_positional``).
 Everything else (comments, formatting, line endings) is kept byte for byte, and every line
 keeps its number, so tracebacks through the rewritten file point at the library's own lines.
 A second run changes nothing.
