@@ -146,3 +146,14 @@ def test_migrate_rewrites_a_name_imported_from_jax_and_nothing_else():
         "from jaxcompat.numpy import array\nx = array(v, float, copy=False)\n"
         "y = np.array(v, float, 0)\n"
     )
+
+
+def test_migrate_passes_accuracy_by_keyword_where_every_release_reads_it_second():
+    # lax.exp(x, accuracy): second positional on 0.6.0-0.9.1, keyword-only from 0.9.2;
+    # releases before 0.6.0 take no second argument, so a range that holds them is left.
+    source = "from jax import lax\ny = lax.exp(x, acc)\n"
+    assert (
+        migrate(source, ">=0.6.0,<0.9.2")
+        == "from jaxcompat import lax\ny = lax.exp(x, accuracy=acc)\n"
+    )
+    assert migrate(source, ">=0.5.3,<0.9.2") == "from jaxcompat import lax\ny = lax.exp(x, acc)\n"
