@@ -15,6 +15,7 @@ import functools
 import re
 import sys
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 from .._pipes import quiet_on_closed_pipe
@@ -32,8 +33,9 @@ from ._output import EXPLANATIONS, FileFinding, ParseError, render
 from ._ranges import RangeError, range_for_file, spec_mask
 from ._resolve import resolve_file
 from ._rules import Finding, findings
+from ._uses import Gate, Use
 
-__all__ = ["check_source", "console", "main"]
+__all__ = ["CheckedSource", "check_source", "console", "main", "read_checked"]
 
 _IGNORE = re.compile(r"#\s*jaxcompat:\s*ignore(?:\[([A-Z0-9,\s]+)\])?")
 
@@ -71,19 +73,42 @@ def _suppressed(finding: Finding, lines: list[str]) -> bool:
     return match.group(1) is None or finding.code in _codes(match.group(1))
 
 
-def check_source(source: str, scope: int) -> list[Finding]:
-    """The findings for one file's source on the rows `scope` (raises SyntaxError)."""
-    with warnings.catch_warnings():
-        # Compiling warns about things such as invalid escape sequences: not our business,
-        # and under `-W error` they would turn a valid file into one that "does not parse".
-        warnings.simplefilter("ignore")
-        tree = ast.parse(source)
+@dataclass(frozen=True)
+class CheckedSource:
+    """One file's source parsed and resolved once: ``migrate`` reads its findings on several
+    ranges and removes its gates from the same tree, without parsing it again."""
+
+    source: str
+    tree: ast.Module
+    lines: list[str]
+    uses: list[Use]
+    gates: list[Gate]
+
+    def findings(self, scope: int) -> list[Finding]:
+        """The findings on the rows `scope`, suppressions kept."""
+        found = findings(self.uses, self.gates, scope, self.tree, self.source)
+        return [f for f in found if not _suppressed(f, self.lines)]
+
+
+def read_checked(source: str, tree: ast.Module | None = None) -> CheckedSource:
+    """`source` parsed (unless its `tree` is given) and resolved (raises SyntaxError)."""
+    if tree is None:
+        with warnings.catch_warnings():
+            # Compiling warns about things such as invalid escape sequences: not our
+            # business, and under `-W error` they would turn a valid file into one that
+            # "does not parse".
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
     # The line ends Python counts: str.splitlines also cuts at form feeds, and a
     # suppression comment after one would be looked for on the wrong line.
     lines = source_lines(source)
     uses, gates = resolve_file(tree, lines)
-    found = findings(uses, gates, scope, tree, source)
-    return [f for f in found if not _suppressed(f, lines)]
+    return CheckedSource(source, tree, lines, uses, gates)
+
+
+def check_source(source: str, scope: int) -> list[Finding]:
+    """The findings for one file's source on the rows `scope` (raises SyntaxError)."""
+    return read_checked(source).findings(scope)
 
 
 def main(argv: list[str]) -> int:

@@ -26,6 +26,7 @@ import difflib
 import functools
 import sys
 import warnings
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from typing import TypeVar
 
 from .._program import program_name
 from .._surface import rows
+from ._cli import CheckedSource, read_checked
 from ._files import (
     LEADS_OUTSIDE,
     NO_PYTHON_FILES,
@@ -44,6 +46,7 @@ from ._files import (
     with_deep_recursion,
 )
 from ._migrate import remove_gates, rewrite_imports
+from ._migrate_gates import remove_dead_branches
 from ._migrate_pyproject import (
     SUPPRESSION,
     PortedFile,
@@ -53,6 +56,7 @@ from ._migrate_pyproject import (
     lowest_release,
 )
 from ._ranges import RangeError, range_for_file, spec_mask
+from ._rules import Finding
 
 __all__ = ["main"]
 
@@ -99,24 +103,24 @@ def _protected(function: Callable[[str, int | None], _T], source: str, scope: in
             return with_deep_recursion(functools.partial(function, source, scope))
 
 
-def _gates_removed(source: str, scope: int | None) -> str:
-    assert scope is not None
-    return remove_gates(source, scope)
-
-
-def _imports_only(source: str, scope: int | None) -> str:
-    return rewrite_imports(source, ast.parse(source), scope)
+def _parsed(source: str, scope: int | None) -> ast.Module:
+    return ast.parse(source)
 
 
 @dataclass(frozen=True)
 class _Loaded:
-    """A file read, with its imports pointed at jaxcompat (its gates not yet judged)."""
+    """A file read, with its imports pointed at jaxcompat (its gates not yet judged), and
+    what ``check`` finds in that text on every row."""
 
     file: Path
     source: str
     encoding: str
     scope: int  # the rows of its declared range
     imported: str
+    every_row: tuple[Finding, ...] | None  # None where the text could not be read
+    #: The text as read, kept where its gates are still to be judged: their removal starts
+    #: from the tree and gates ``check`` read, instead of parsing the text again.
+    checked: CheckedSource | None
 
 
 def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, str]]) -> _Loaded:
@@ -124,7 +128,37 @@ def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, 
     whose jax requirement is invalid)."""
     text, encoding = decode_keeping_line_ends(read_regular_file(file))
     scope, _ = range_for_file(file, override, known_ranges)
-    return _Loaded(file, text, encoding, scope, _protected(_imports_only, text, scope))
+    tree = _protected(_parsed, text, scope)
+    imported = _protected(lambda source, _: rewrite_imports(source, tree, scope), text, scope)
+    every_row = (1 << len(rows())) - 1
+    try:
+        # A file whose imports stay as they are is parsed once: its tree serves `check` too.
+        checked = _protected(
+            lambda source, _: read_checked(source, tree if source == text else None),
+            imported,
+            None,
+        )
+        found = tuple(_protected(lambda _, __: checked.findings(every_row), imported, None))
+    except (SyntaxError, ValueError, RecursionError):
+        return _Loaded(file, text, encoding, scope, imported, None, None)  # reported later
+    # Only a file with a gate (or a suppression, which hides one) has gates to remove.
+    keep = gate_count(list(found)) > 0 or SUPPRESSION.search(imported) is not None
+    return _Loaded(file, text, encoding, scope, imported, found, checked if keep else None)
+
+
+def _gates_removed(item: _Loaded, judged: int) -> str:
+    """The text of `item` with its dead gate branches removed on the rows `judged`, as
+    ``remove_gates`` removes them; its first pass reads the tree and gates ``check`` read."""
+    checked = item.checked
+    if checked is None:
+        return _protected(lambda source, _: remove_gates(source, judged), item.imported, judged)
+
+    def removed(source: str, _: int | None) -> str:
+        assert checked is not None
+        step, waiting = remove_dead_branches(source, checked.tree, judged, checked.gates)
+        return step if step == source or not waiting else remove_gates(step, judged)
+
+    return _protected(removed, item.imported, judged)
 
 
 def _port_floor(loaded: list[_Loaded]) -> tuple[str, list[PortedFile]]:
@@ -133,19 +167,15 @@ def _port_floor(loaded: list[_Loaded]) -> tuple[str, list[PortedFile]]:
     are judged down to it, as a gate that never runs above the old floor may run below it.
     And for each file, what ``check`` finds in it on every row, and how many gates it holds
     (``check`` gives each gate a finding; a file it finds none in has none to remove)."""
-    from ._cli import check_source  # the findings as `check` gives them, suppressions kept
-
-    every_row = (1 << len(rows())) - 1
     read: list[PortedFile] = []
     for item in loaded:
-        try:
-            found = _protected(lambda text, _: check_source(text, every_row), item.imported, None)
-        except (SyntaxError, ValueError, RecursionError):
+        if item.every_row is None:
             read.append(PortedFile(item.file, item.source, item.imported, item.scope))
             continue  # reported when its gates are read
+        found = item.every_row
         read.append(
             PortedFile(
-                item.file, item.source, item.imported, item.scope, tuple(found), gate_count(found)
+                item.file, item.source, item.imported, item.scope, found, gate_count(list(found))
             )
         )
     floor = lowest_release([f for file in read for f in file.every_row or ()])
@@ -202,7 +232,12 @@ def main(argv: list[str]) -> int:
                 loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
         floor, read = _port_floor([item for item in loaded if isinstance(item, _Loaded)])
         reads = iter(read)
-        for item in loaded:
+        # A tree kept for its gates is let go once they are removed: the collector walks
+        # every tree still alive.
+        pending = deque(loaded)
+        loaded.clear()
+        while pending:
+            item = pending.popleft()
             if isinstance(item, tuple):
                 file, unreadable = item
                 line, problem = _problem(unreadable)
@@ -218,9 +253,7 @@ def main(argv: list[str]) -> int:
                 # A suppressed gate has no finding: a file with a suppression is read for
                 # gates all the same.
                 gateless = imported.gates_before == 0 and not SUPPRESSION.search(item.imported)
-                migrated = (
-                    item.imported if gateless else _protected(_gates_removed, item.imported, judged)
-                )
+                migrated = item.imported if gateless else _gates_removed(item, judged)
             except (SyntaxError, ValueError, RecursionError) as error:
                 line, problem = _problem(error)
                 print(f"{file}:{line}:1: error: {problem}")

@@ -199,11 +199,15 @@ def _blocks(tree: ast.Module) -> dict[int, tuple[int, int]]:
     return blocks
 
 
-def remove_dead_branches(source: str, tree: ast.Module, scope: int) -> tuple[str, bool]:
+def remove_dead_branches(
+    source: str, tree: ast.Module, scope: int, gates: list[Gate] | None = None
+) -> tuple[str, bool]:
     """``source`` with one pass of dead gate branches removed (the outermost first; gates
-    inside an edited span wait for the next pass), and whether any gate waits."""
+    inside an edited span wait for the next pass), and whether any gate waits. ``gates``:
+    those of ``tree``, where resolving it for ``check`` read them already."""
     lines = source_lines(source)
-    _, gates = resolve_file(tree, lines)
+    if gates is None:
+        _, gates = resolve_file(tree, lines)
     waiting = False
     blocks: dict[int, tuple[int, int]] | None = None  # read once a statement is removed
     removed: dict[int, int] = {}  # block id -> statements removed from it in this pass
