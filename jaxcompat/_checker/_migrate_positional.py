@@ -100,7 +100,8 @@ _JAX_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+jax\b", re.MULTILINE)
 
 def _line_numbers(source: str, pattern: re.Pattern[str]) -> list[int]:
     """The numbers of the lines on which ``pattern`` matches, in order."""
-    found, line, position = [], 1, 0
+    found: list[int] = []
+    line, position = 1, 0
     for match in pattern.finditer(source):
         line += source.count("\n", position, match.start())
         position = match.start()
