@@ -48,6 +48,7 @@ from ._files import (
 from ._migrate import remove_gates, rewrite_imports
 from ._migrate_gates import remove_dead_branches
 from ._migrate_pyproject import (
+    KEPT_LINES,
     SUPPRESSION,
     PortedFile,
     down_to,
@@ -118,8 +119,9 @@ class _Loaded:
     scope: int  # the rows of its declared range
     imported: str
     every_row: tuple[Finding, ...] | None  # None where the text could not be read
-    #: The text as read, kept where its gates are still to be judged: their removal starts
-    #: from the tree and gates ``check`` read, instead of parsing the text again.
+    #: The text as read, kept where its gates are still to be judged (their removal starts
+    #: from the tree and gates ``check`` read, instead of parsing the text again) or its
+    #: findings on the lowered range are still to be read (``_keeps_reading``).
     checked: CheckedSource | None
 
 
@@ -141,9 +143,21 @@ def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, 
         found = tuple(_protected(lambda _, __: checked.findings(every_row), imported, None))
     except (SyntaxError, ValueError, RecursionError):
         return _Loaded(file, text, encoding, scope, imported, None, None)  # reported later
+    return _Loaded(file, text, encoding, scope, imported, found, checked)
+
+
+def _keeps_reading(item: _Loaded, kept_lines: int) -> bool:
+    """Whether the reading of `item` stays alive past the reading of every file: where its
+    gates are still to be removed from it, or where its findings on the lowered range (not
+    every row) are to be read from it once the port's floor is known, while the trees kept
+    for the latter stay few (``KEPT_LINES``)."""
+    if item.checked is None or item.every_row is None:
+        return False
     # Only a file with a gate (or a suppression, which hides one) has gates to remove.
-    keep = gate_count(list(found)) > 0 or SUPPRESSION.search(imported) is not None
-    return _Loaded(file, text, encoding, scope, imported, found, checked if keep else None)
+    if gate_count(list(item.every_row)) > 0 or SUPPRESSION.search(item.imported):
+        return True
+    every_row = (1 << len(rows())) - 1
+    return item.scope != every_row and kept_lines + len(item.checked.lines) <= KEPT_LINES
 
 
 def _gates_removed(item: _Loaded, judged: int) -> str:
@@ -217,6 +231,8 @@ def main(argv: list[str]) -> int:
     files = changed = failed = 0
     ported: list[PortedFile] = []
     loaded: list[_Loaded | tuple[Path, Exception]] = []
+    every_row = (1 << len(rows())) - 1
+    kept_lines = 0  # of the trees kept for the findings on the lowered range
     with few_collections():
         for path in paths:
             found_any = False
@@ -224,16 +240,22 @@ def main(argv: list[str]) -> int:
             for file in python_files(path, left_outside):
                 found_any = True
                 try:
-                    loaded.append(_load(file, override, known_ranges))
+                    read_file = _load(file, override, known_ranges)
                 except (OSError, SyntaxError, ValueError, RecursionError) as error:
                     loaded.append((file, error))
+                    continue
+                if read_file.checked is None or not _keeps_reading(read_file, kept_lines):
+                    read_file = dataclasses.replace(read_file, checked=None)
+                elif read_file.scope != every_row:
+                    kept_lines += len(read_file.checked.lines)
+                loaded.append(read_file)
             loaded.extend((link, NotADirectoryError(LEADS_OUTSIDE)) for link in left_outside)
             if not found_any and not left_outside:
                 loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
         floor, read = _port_floor([item for item in loaded if isinstance(item, _Loaded)])
         reads = iter(read)
-        # A tree kept for its gates is let go once they are removed: the collector walks
-        # every tree still alive.
+        # A tree kept for its gates or the lowered range is let go once they are read:
+        # the collector walks every tree still alive.
         pending = deque(loaded)
         loaded.clear()
         while pending:
@@ -260,8 +282,18 @@ def main(argv: list[str]) -> int:
                 failed += 1
                 continue
             files += 1
-            if migrated != item.imported:
-                imported = dataclasses.replace(imported, every_row=None)  # read it again
+            reading = item.checked
+            if migrated != item.imported:  # read again, for what is left in it
+                reading = _protected(lambda text, _: read_checked(text), migrated, None)
+                found = tuple(reading.findings(every_row))
+                imported = dataclasses.replace(imported, every_row=found)
+            # And on the range lowered to the port's floor, while its tree is at hand: the
+            # floor read from every ported file is that one unless the port removed a
+            # failing line.
+            lowered = down_to(scope, floor)
+            if reading is not None and lowered != every_row:
+                found = tuple(reading.findings(lowered))
+                imported = dataclasses.replace(imported, lowered=(lowered, found))
             ported.append(dataclasses.replace(imported, migrated=migrated))
             if migrated == source:
                 continue

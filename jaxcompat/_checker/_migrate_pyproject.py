@@ -295,6 +295,15 @@ class PortedFile:
     #: and how many gates ``source`` held.
     every_row: tuple[Finding, ...] | None = None
     gates_before: int | None = None
+    #: What ``check`` finds in ``migrated`` on a lowered range, read with it: (the rows,
+    #: the findings), used where the floor of every file gives that range.
+    lowered: tuple[int, tuple[Finding, ...]] | None = None
+
+
+#: How many lines of syntax trees a port keeps alive from their reading until the floor of
+#: every file is known, for their findings on the lowered range: past them, a file is read
+#: again instead.
+KEPT_LINES = 200_000
 
 
 def finish_port(
@@ -344,7 +353,12 @@ def finish_port(
     removed = 0
     for file, on_every in zip(ported, on_every_row, strict=True):
         lowered = down_to(file.scope, floor)
-        still = on_every if lowered == every_row else check_source(file.migrated, lowered)
+        if lowered == every_row:
+            still = on_every
+        elif file.lowered is not None and file.lowered[0] == lowered:
+            still = list(file.lowered[1])
+        else:
+            still = check_source(file.migrated, lowered)
         if file.gates_before is None or SUPPRESSION.search(file.source):
             removed += max(0, _read_gate_count(file.source) - _read_gate_count(file.migrated))
         else:
