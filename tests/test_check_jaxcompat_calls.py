@@ -47,6 +47,27 @@ def test_a_positional_argument_is_read_against_the_newest_signature():
     assert check(source, ">=0.5.3") == []
 
 
+def test_a_jit_option_jaxcompat_takes_from_a_later_release():
+    # jaxcompat.jit is jaxcompat's own primitive: it raises a TypeError for these options on
+    # the releases whose JAX lacks them, so check says so (it said nothing after migrate).
+    source = """\
+        import jaxcompat as jax
+        f = jax.jit(g, donate_argnames=("a",))
+        f = jax.jit(g, donate_argnames=None)
+        f = jax.jit(g, compiler_options=options)
+        f = jax.jit(g, donate_argnums=0)
+    """
+    assert check(source, ">=0.4.13") == [
+        "2:16: JC041 `jaxcompat.jit` is passed `donate_argnames`, which jaxcompat takes only "
+        "on 0.4.18 and newer (only at its default on 0.4.13: JAX before it has no jit option "
+        "donate_argnames (use donate_argnums)); raise the floor to jax>=0.4.18",
+        "4:16: JC041 `jaxcompat.jit` is passed `compiler_options`, which jaxcompat takes only "
+        "on 0.4.36 and newer (only at its default on 0.4.13-0.4.35: JAX before it has no jit "
+        "option compiler_options (pass them to .compile())); raise the floor to jax>=0.4.36",
+    ]
+    assert check(source, ">=0.4.36") == []
+
+
 def test_a_keyword_jaxcompat_takes_from_a_later_release():
     source = """\
         import jaxcompat as jax

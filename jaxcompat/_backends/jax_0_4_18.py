@@ -26,6 +26,7 @@ from jax.lax import cond as cond
 from jax.lax import switch as switch
 from jax.lax import while_loop as while_loop
 
+from .._stable_names.backport_keywords import jit_options_before
 from ._common import aot, control_flow, hashing, jitting
 from ._common.arrays import block_if_array as block_if_array
 from ._common.hashing import is_tracer as is_tracer
@@ -42,12 +43,7 @@ tracer_safe_hash = hashing.make_tracer_safe_hash(
 
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
-        missing_options={
-            "compiler_options": (
-                "0.4.36",
-                "pass them when compiling: jaxcompat.lower(f, *args).compile(compiler_options)",
-            ),
-        },
+        missing_options=jit_options_before("0.4.18"),
         native_trace=False,
         native_eval_shape=False,
         normalize_lowered=aot.dict_cost_lowered,

@@ -21,6 +21,7 @@ import functools
 
 import jax
 
+from .._stable_names.backport_keywords import jit_options_before
 from ._common import aot, hashing, jitting
 from ._common.arrays import block_if_array as block_if_array
 from ._common.control_flow import cond as cond
@@ -41,12 +42,7 @@ hashing.quiet_tracer_hash_inside(jax.core.Tracer, tracer_safe_hash)  # type: ign
 
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
-        missing_options={
-            "compiler_options": (
-                "0.4.36",
-                "pass them when compiling: jaxcompat.lower(f, *args).compile(compiler_options)",
-            ),
-        },
+        missing_options=jit_options_before("0.4.30"),
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.dict_cost_lowered,

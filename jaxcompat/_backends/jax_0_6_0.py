@@ -24,6 +24,7 @@ What this range does, and what jaxcompat does about it:
 
 import functools
 
+from .._stable_names.backport_keywords import jit_options_before
 from ._common import aot, hashing, jitting
 from ._common.arrays import block_if_array as block_if_array
 from ._common.control_flow import cond as cond
@@ -42,7 +43,7 @@ tracer_safe_hash = hashing.make_tracer_safe_hash(
 
 jit, lower, trace = jitting.make_jit(
     jitting.JitTraits(
-        missing_options={},
+        missing_options=jit_options_before("0.6.0"),
         native_trace=True,
         native_eval_shape=True,
         normalize_lowered=aot.jax_lowered,

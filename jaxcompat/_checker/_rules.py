@@ -385,6 +385,12 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
         return
     parts = relative.split(".")
     if not relative or any(".".join(parts[:end]) in JAXCOMPAT_OWN for end in range(1, 4)):
+        if relative in JAXCOMPAT_OWN and use.call is not None:
+            # jaxcompat's own primitives (jit) take the newest options; a few only from the
+            # release whose JAX has them (_stable_names/backport_keywords.py).
+            where = (use.line, use.col)
+            for line, col, message, bad in refused_arguments(relative, use.call, where, scope):
+                yield Finding(line, col, "JC041", message, bad)
         return
     if relative in JAXCOMPAT_MODULES:
         return

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BACKPORT_KEYWORDS", "BackportKeyword", "backport_keyword"]
+__all__ = ["BACKPORT_KEYWORDS", "BackportKeyword", "backport_keyword", "jit_options_before"]
 
 
 @dataclass(frozen=True)
@@ -29,9 +29,27 @@ class BackportKeyword:
     reason: str
     #: The newest default: passing it is the same as leaving the parameter out.
     default: object = None
+    #: What to do instead on the releases before ``first``, for the error's last sentence.
+    fix: str = "leave it out"
 
 
 BACKPORT_KEYWORDS: tuple[BackportKeyword, ...] = (
+    # jit options: jax.jit took donate_argnames from JAX 0.4.18 and compiler_options from
+    # 0.4.36. jaxcompat.jit takes either before then only empty (the backends read these).
+    BackportKeyword(
+        "jax.jit",
+        "donate_argnames",
+        "0.4.18",
+        "has no jit option donate_argnames (use donate_argnums)",
+        fix="use donate_argnums",
+    ),
+    BackportKeyword(
+        "jax.jit",
+        "compiler_options",
+        "0.4.36",
+        "has no jit option compiler_options (pass them to .compile())",
+        fix="pass them when compiling: jaxcompat.lower(f, *args).compile(compiler_options)",
+    ),
     # Mesh axis types (jax.sharding.AxisType) arrived in JAX 0.5.3; older meshes have none.
     BackportKeyword(
         "jax.make_mesh", "axis_types", "0.5.3", "has no mesh axis types (jax.sharding.AxisType)"
@@ -45,3 +63,14 @@ def backport_keyword(path: str, parameter: str) -> BackportKeyword | None:
         if fact.path == path and fact.parameter == parameter:
             return fact
     return None
+
+
+def jit_options_before(floor: str) -> dict[str, tuple[str, str]]:
+    """The jit options a backend whose floor is ``floor`` lacks: name -> (first release, fix)."""
+    floor_parts = tuple(int(part) for part in floor.split("."))
+    return {
+        fact.parameter: (fact.first, fact.fix)
+        for fact in BACKPORT_KEYWORDS
+        if fact.path == "jax.jit"
+        and tuple(int(part) for part in fact.first.split(".")) > floor_parts
+    }
