@@ -68,6 +68,29 @@ def test_a_jit_option_jaxcompat_takes_from_a_later_release():
     assert check(source, ">=0.4.36") == []
 
 
+def test_a_test_marked_for_the_releases_that_take_it_is_clean():
+    # jaxcompat's pytest plugin runs a test marked @pytest.mark.jax(SPEC) only where JAX
+    # matches SPEC: its body is checked on those releases alone.
+    source = """\
+        import pytest
+        import jaxcompat as jax
+
+        @pytest.mark.jax(">=0.4.36")
+        def test_options():
+            jax.jit(g, compiler_options=options)
+
+        @pytest.mark.jax(">=0.4.30")
+        def test_older():
+            jax.jit(g, compiler_options=options)
+    """
+    assert check(source, ">=0.4.13") == [
+        "10:16: JC041 `jaxcompat.jit` is passed `compiler_options`, which jaxcompat takes "
+        "only on 0.4.36 and newer (only at its default on 0.4.30-0.4.35: JAX before it has no "
+        "jit option compiler_options (pass them to .compile())); raise the floor to "
+        "jax>=0.4.36",
+    ]
+
+
 def test_a_keyword_jaxcompat_takes_from_a_later_release():
     source = """\
         import jaxcompat as jax

@@ -10,6 +10,7 @@ code runs on: a version gate narrows its branches, a ``TYPE_CHECKING`` block run
 from __future__ import annotations
 
 import ast
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -23,6 +24,7 @@ from ._gates import (
     is_type_checking,
     reads_installed_jax_version,
 )
+from ._ranges import RangeError, spec_mask
 from ._scopes import Binding, Scope, annotation_nodes, parameters
 from ._uses import CallInfo, Gate, Use
 from ._walk import walk
@@ -317,7 +319,8 @@ class _Resolver(ast.NodeVisitor):
                 self.visit(annotation)
         self.bind(node.name, None)
         self.track_helper(node)
-        self.deferred.append((node, list(self.scopes), self.mask, self.guarded))
+        mask = self.mask & _marked_releases(node.decorator_list)
+        self.deferred.append((node, list(self.scopes), mask, self.guarded))
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -514,6 +517,26 @@ def _may_read_the_version(node: ast.AST, tracked: dict[str, str | int]) -> bool:
             isinstance(function, ast.Name) and function.id == "hasattr"
         ) or reads_installed_jax_version(node)
     return False
+
+
+def _marked_releases(decorators: list[ast.expr]) -> int:
+    """The rows a test runs on under jaxcompat's pytest plugin: ``@pytest.mark.jax(">=0.4.36")``
+    skips it elsewhere, so its body is a version gate's branch. Every row without the mark."""
+    mask = (1 << len(rows())) - 1
+    for decorator in decorators:
+        if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
+            continue
+        marked = decorator.func
+        if not (marked.attr == "jax" and isinstance(marked.value, ast.Attribute)):
+            continue
+        if marked.value.attr != "mark" or len(decorator.args) != 1:
+            continue
+        spec = decorator.args[0]
+        if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+            # A bad specifier is the plugin's to report, when the test runs.
+            with contextlib.suppress(RangeError):
+                mask &= spec_mask(spec.value, "@pytest.mark.jax")
+    return mask
 
 
 def _only_return(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
