@@ -23,7 +23,7 @@ from typing import cast
 
 from .._surface import rows
 from ._api import first_good_row
-from ._gates import catches_lookup_errors
+from ._gates import catches_lookup_errors, hasattr_test
 from ._module_data import array_attribute
 from ._ranges import describe
 from ._uses import Gate
@@ -64,18 +64,8 @@ def _mentioned(source: str) -> bool:
 
 def _hasattr_names(test: ast.expr) -> set[str]:
     """The attribute names a test checks with ``hasattr(..., "name")``."""
-    found = set()
-    for node in ast.walk(test):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "hasattr"
-            and len(node.args) == 2
-            and isinstance(node.args[1], ast.Constant)
-            and isinstance(node.args[1].value, str)
-        ):
-            found.add(node.args[1].value)
-    return found
+    tests = (hasattr_test(node) for node in ast.walk(test))
+    return {tested[1] for tested in tests if tested is not None}
 
 
 class _Finder:

@@ -28,6 +28,7 @@ __all__ = [
     "available_rows",
     "catches_lookup_errors",
     "ends",
+    "hasattr_test",
     "is_type_checking",
     "reads_installed_jax_version",
 ]
@@ -151,17 +152,11 @@ class Evaluator:
         """``jax.typeof`` for ``hasattr(jax, "typeof")`` (also under ``not``)."""
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return self.hasattr_path(node.operand)
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "hasattr"
-            and len(node.args) == 2
-            and isinstance(node.args[1], ast.Constant)
-            and isinstance(node.args[1].value, str)
-        ):
-            base = self._resolve(node.args[0])
+        tested = hasattr_test(node)
+        if tested is not None:
+            base = self._resolve(tested[0])
             if base is not None and base.split(".")[0] in ("jax", "jaxcompat"):
-                return f"{base}.{node.args[1].value}"
+                return f"{base}.{tested[1]}"
         return None
 
     def _hasattr(self, node: ast.Call) -> int | None:
@@ -309,6 +304,20 @@ def is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
     )
+
+
+def hasattr_test(node: ast.AST) -> tuple[ast.expr, str] | None:
+    """(the object, the name) of ``hasattr(object, "name")``; None for anything else."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "hasattr"
+        and len(node.args) == 2
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+    ):
+        return node.args[0], node.args[1].value
+    return None
 
 
 def catches_lookup_errors(handler: ast.ExceptHandler) -> bool:
