@@ -82,6 +82,12 @@ def test_a_test_marked_for_the_releases_that_take_it_is_clean():
         @pytest.mark.jax(">=0.4.30")
         def test_older():
             jax.jit(g, compiler_options=options)
+
+        from pytest import mark
+
+        @mark.jax(">=0.4.36")
+        def test_options_again():
+            jax.jit(g, compiler_options=options)
     """
     assert check(source, ">=0.4.13") == [
         "10:16: JC041 `jaxcompat.jit` is passed `compiler_options`, which jaxcompat takes "

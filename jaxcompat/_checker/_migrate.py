@@ -68,20 +68,13 @@ def _column(lines: list[str], line: int, byte_offset: int) -> int:
 
 def _statement_edit(node: ast.stmt, lines: list[str], text: str) -> Edit:
     assert node.end_lineno is not None
-    assert node.end_col_offset is not None
     # A statement continued over several lines keeps its line count: continuation lines,
     # each with the line end the file had there.
     for index in range(node.lineno - 1, node.end_lineno - 1):
         line_end = LINE_END.search(lines[index])
         assert line_end is not None
         text += " \\" + line_end.group()
-    return Edit(
-        node.lineno,
-        _column(lines, node.lineno, node.col_offset),
-        node.end_lineno,
-        _column(lines, node.end_lineno, node.end_col_offset),
-        text,
-    )
+    return _span_edit(node, lines, text)
 
 
 def _import_edit(
@@ -286,7 +279,8 @@ def _version_edits(
     return edits
 
 
-def _name_edit(node: ast.Name, lines: list[str], text: str) -> Edit:
+def _span_edit(node: ast.stmt | ast.expr, lines: list[str], text: str) -> Edit:
+    """Replace the whole of ``node``'s source text by ``text``."""
     assert node.end_lineno is not None
     assert node.end_col_offset is not None
     return Edit(
@@ -338,7 +332,7 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
             edits.append(edit)
     for name in privately_read:
         if name.id in split:
-            edits.append(_name_edit(name, lines, split[name.id]))
+            edits.append(_span_edit(name, lines, split[name.id]))
     if reads_versions:
         names = _bound_to_jaxcompat(imports, private_readers - split.keys())
         edits += _version_edits(attributes, comparisons, lines, names)

@@ -526,10 +526,11 @@ def _marked_releases(decorators: list[ast.expr]) -> int:
     for decorator in decorators:
         if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
             continue
-        marked = decorator.func
-        if not (marked.attr == "jax" and isinstance(marked.value, ast.Attribute)):
-            continue
-        if marked.value.attr != "mark" or len(decorator.args) != 1:
+        marked = decorator.func  # pytest.mark.jax, or mark.jax after `from pytest import mark`
+        on_mark = (isinstance(marked.value, ast.Attribute) and marked.value.attr == "mark") or (
+            isinstance(marked.value, ast.Name) and marked.value.id == "mark"
+        )
+        if marked.attr != "jax" or not on_mark or len(decorator.args) != 1:
             continue
         spec = decorator.args[0]
         if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
