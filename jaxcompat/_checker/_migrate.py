@@ -31,9 +31,21 @@ from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
 from ._migrate_positional import keyword_insertions
 from ._migrate_private import package_names, private_reads, split_names
+from ._retree import reparsed_statements
+from ._uses import Use
 from ._walk import walk
 
-__all__ = ["MIRRORED_JAX_MODULES", "migrate_source", "remove_gates", "rewrite_imports"]
+__all__ = [
+    "MIRRORED_JAX_MODULES",
+    "Edit",
+    "applied",
+    "edited_tree",
+    "import_edits",
+    "keyword_edits",
+    "migrate_source",
+    "remove_gates",
+    "rewrite_imports",
+]
 
 #: The JAX modules jaxcompat mirrors under the same path (``jax.numpy`` as
 #: ``jaxcompat.numpy``); ``testing`` and ``nox`` are jaxcompat's own, with no JAX module
@@ -306,10 +318,10 @@ def _constant_edit(node: ast.Constant, lines: list[str]) -> Edit:
     )
 
 
-def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> str:
-    """``source`` (parsed as ``tree``) with its JAX imports pointed at jaxcompat and its reads
-    of the JAX release through jaxcompat corrected, for the rows ``scope`` (default: every
-    row); every line keeps its number."""
+def import_edits(source: str, tree: ast.Module, scope: int | None = None) -> list[Edit]:
+    """The edits that point the JAX imports of ``source`` (parsed as ``tree``) at jaxcompat
+    and correct its reads of the JAX release through jaxcompat, for the rows ``scope``
+    (default: every row)."""
     scope = (1 << len(rows())) - 1 if scope is None else scope
     lines = source_lines(source)
     imports = [s for s in every_statement(tree) if isinstance(s, ast.Import | ast.ImportFrom)]
@@ -336,8 +348,28 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
     if reads_versions:
         names = _bound_to_jaxcompat(imports, private_readers - split.keys())
         edits += _version_edits(attributes, comparisons, lines, names)
-    for line, column, text in keyword_insertions(tree, source, lines, scope):
-        edits.append(Edit(line, column, line, column, text))
+    return edits
+
+
+def keyword_edits(
+    imported: str, tree: ast.Module, scope: int | None = None, uses: list[Use] | None = None
+) -> list[Edit]:
+    """The edits that pass by keyword the positional arguments of the calls of ``imported``
+    (a source whose imports point at jaxcompat, parsed as ``tree``, resolved as ``uses``
+    where given) that the newest signature binds otherwise (``_migrate_positional``)."""
+    scope = (1 << len(rows())) - 1 if scope is None else scope
+    lines = source_lines(imported)
+    return [
+        Edit(line, column, line, column, text)
+        for line, column, text in keyword_insertions(tree, imported, lines, scope, uses)
+    ]
+
+
+def applied(source: str, edits: list[Edit]) -> str:
+    """``source`` with ``edits`` (which do not overlap) made; every line keeps its number."""
+    if not edits:
+        return source
+    lines = source_lines(source)
     # Applied from the end, so that earlier positions stay valid.
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
         head = lines[edit.line - 1][: edit.column]
@@ -346,6 +378,28 @@ def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> 
     migrated = "".join(lines)
     assert len(source_lines(migrated)) == len(source_lines(source)), "the rewrite moved lines"
     return migrated
+
+
+def edited_tree(tree: ast.Module, edited: str, edits: list[Edit]) -> ast.Module:
+    """The syntax tree of ``edited``, made by ``edits`` from the text ``tree`` was parsed
+    from: ``tree`` with the statements the edits touch parsed again (``_retree``), or
+    ``edited`` parsed whole where that cannot be done. ``tree`` is not to be used after."""
+    spans = [(edit.line, edit.end_line) for edit in edits]
+    if reparsed_statements(tree, source_lines(edited), spans):
+        return tree
+    return ast.parse(edited)
+
+
+def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> str:
+    """``source`` (parsed as ``tree``) with its JAX imports pointed at jaxcompat, its reads
+    of the JAX release through jaxcompat corrected, and then the positional arguments whose
+    parameter the newest signature changes passed by keyword, for the rows ``scope``
+    (default: every row); every line keeps its number. ``tree`` is not to be used after."""
+    edits = import_edits(source, tree, scope)
+    imported = applied(source, edits)
+    if edits:
+        tree = edited_tree(tree, imported, edits)
+    return applied(imported, keyword_edits(imported, tree, scope))
 
 
 #: A gate inside a removed branch's span waits for the next pass; no real file nests deeper.

@@ -45,7 +45,7 @@ from ._files import (
     read_regular_file,
     with_deep_recursion,
 )
-from ._migrate import remove_gates, rewrite_imports
+from ._migrate import applied, edited_tree, import_edits, keyword_edits, remove_gates
 from ._migrate_gates import remove_dead_branches
 from ._migrate_pyproject import (
     KEPT_LINES,
@@ -131,15 +131,26 @@ def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, 
     text, encoding = decode_keeping_line_ends(read_regular_file(file))
     scope, _ = range_for_file(file, override, known_ranges)
     tree = _protected(_parsed, text, scope)
-    imported = _protected(lambda source, _: rewrite_imports(source, tree, scope), text, scope)
+    edits = _protected(lambda source, _: import_edits(source, tree, scope), text, scope)
+    imported = applied(text, edits)
     every_row = (1 << len(rows())) - 1
     try:
-        # A file whose imports stay as they are is parsed once: its tree serves `check` too.
-        checked = _protected(
-            lambda source, _: read_checked(source, tree if source == text else None),
+        # Parsed once: the rewritten text's tree is the source's, with the statements the
+        # rewrite changed parsed again; its reading serves the keyword insertions and `check`.
+        if edits:
+            tree = _protected(lambda source, _: edited_tree(tree, source, edits), imported, None)
+        checked = _protected(lambda source, _: read_checked(source, tree), imported, None)
+        insertions = _protected(
+            lambda source, _: keyword_edits(source, checked.tree, scope, checked.uses),
             imported,
             None,
         )
+        if insertions:
+            imported = applied(imported, insertions)
+            tree = _protected(
+                lambda source, _: edited_tree(checked.tree, source, insertions), imported, None
+            )
+            checked = _protected(lambda source, _: read_checked(source, tree), imported, None)
         found = tuple(_protected(lambda _, __: checked.findings(every_row), imported, None))
     except (SyntaxError, ValueError, RecursionError):
         return _Loaded(file, text, encoding, scope, imported, None, None)  # reported later

@@ -22,9 +22,12 @@ from .._surface import rows
 from ._api import Signature, signature_masks, stable_names
 from ._files import char_column
 from ._resolve import resolve_file
+from ._uses import Use
 from ._walk import walk
 
 __all__ = ["keyword_insertions"]
+
+_ROOTS = ("jax", "jaxcompat")
 
 
 def _newest(jax_path: str) -> Signature | None:
@@ -95,7 +98,8 @@ def _call_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\s*\(")
 
 
-_JAX_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+jax\b", re.MULTILINE)
+#: An import of jaxcompat (or of JAX, which jaxcompat forwards to where it must).
+_JAX_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+jax(?:compat)?\b", re.MULTILINE)
 
 
 def _line_numbers(source: str, pattern: re.Pattern[str]) -> list[int]:
@@ -111,25 +115,32 @@ def _line_numbers(source: str, pattern: re.Pattern[str]) -> list[int]:
 
 
 def _jax_roots(tree: ast.Module, source: str) -> set[str]:
-    """The local names that the file's imports bind to JAX modules or names."""
+    """The local names that the file's imports bind to jaxcompat (or JAX) modules or names."""
     roots = set()
     for node in walk(tree, _line_numbers(source, _JAX_IMPORT)):
         if isinstance(node, ast.Import):
             roots |= {
                 a.asname or a.name.partition(".")[0]
                 for a in node.names
-                if a.name == "jax" or a.name.startswith("jax.")
+                if a.name.partition(".")[0] in _ROOTS
             }
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "jax":
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _ROOTS:
             roots |= {a.asname or a.name for a in node.names if node.level == 0}
     return roots
 
 
 def keyword_insertions(
-    tree: ast.Module, source: str, lines: Sequence[str], scope: int
+    tree: ast.Module,
+    source: str,
+    lines: Sequence[str],
+    scope: int,
+    uses: list[Use] | None = None,
 ) -> list[tuple[int, int, str]]:
     """(line, column in characters, ``name=``) to insert before positional arguments of the
-    calls of ``tree`` that the newest signature binds otherwise, on the rows ``scope``."""
+    calls of ``tree`` through a jaxcompat name that the newest signature binds otherwise, on
+    the rows ``scope``. ``source`` is a file whose imports point at jaxcompat already (a call
+    left to JAX's own object keeps its JAX release's signature), resolved as ``uses`` where
+    given."""
     candidates = _candidates()
     # A scan for each name is much faster than one pattern of them all over the text.
     present = tuple(name for name in candidates if name in source)
@@ -149,15 +160,17 @@ def keyword_insertions(
     }
     if not calls:
         return []
-    uses, _ = resolve_file(tree, lines)
+    if uses is None:
+        uses, _ = resolve_file(tree, lines)
     insertions = []
     for use in uses:
         call = calls.get((use.line, use.col))
-        if call is None or not use.path.startswith("jax."):
+        if call is None or not use.path.startswith("jaxcompat."):
             continue
-        if use.path.removeprefix("jax.") not in stable_names():
+        name = use.path.removeprefix("jaxcompat.")
+        if name not in stable_names():
             continue  # not a jaxcompat name of its own: JAX's object, as written for
-        keywords = _keywords_for(use.path, call, use.mask & scope)
+        keywords = _keywords_for(f"jax.{name}", call, use.mask & scope)
         if keywords is None:
             continue
         arguments = call.args[len(call.args) - len(keywords) :]
