@@ -29,6 +29,7 @@ def _data() -> dict[str, Any]:
     return data
 
 
+@functools.cache  # a few hundred distinct rows strings, read for every use of a module
 def _mask(chars: str, present: str) -> int:
     return sum(1 << index for index, char in enumerate(chars) if char in present)
 
