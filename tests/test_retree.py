@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from jaxcompat._checker._cli import read_checked
 from jaxcompat._checker._files import source_lines
 from jaxcompat._checker._migrate import applied, edited_tree, import_edits, keyword_edits
+from jaxcompat._checker._migrate_gates import dead_branches_removed, remove_dead_branches
 from jaxcompat._checker._retree import reparsed_statements
+from jaxcompat._surface import rows
 
 _ORIGIN = importlib.util.find_spec("jaxcompat").origin  # type: ignore[union-attr]
 PACKAGE = Path(str(_ORIGIN)).parent
@@ -120,3 +123,60 @@ def test_every_rewritten_file_of_this_project_gets_the_tree_of_its_new_text() ->
         made = edited_tree(tree, imported, edits)
         assert _dump(made) == _dump(ast.parse(imported)), file
     assert rewritten >= 20
+
+
+# --- the removal of dead gates ----------------------------------------------------------
+
+#: Each ends with a call `check` reports (JC010, `newshape=`) on a line the removal moves.
+_AFTER = "\n\ndef later(x):\n    return jax.numpy.reshape(x, newshape=(-1,))\n"
+
+GATES = {
+    "if body kept, in a function": (
+        "import jax\n\ndef f():\n    if jax.__version_info__ >= (0, 4, 0):\n"
+        "        # kept with its comment\n        a = jax.numpy.zeros(1)\n    else:\n"
+        "        a = None\n    return a\n"
+    ),
+    "else kept, the last statement of a class": (
+        "import jax\n\nclass A:\n    def m(self):\n"
+        "        if jax.__version_info__ < (0, 4, 0):\n            x = 1\n        else:\n"
+        "            x = jax.numpy.ones(2)\n            y = x\n"
+    ),
+    "an elif that always holds": (
+        "import jax\nflag = True\nif flag:\n    b = 0\nelif jax.__version_info__ >= (0, 4, 0):\n"
+        "    b = 1\nelse:\n    b = 2\n"
+    ),
+    "a gate that never runs, alone in its block": (
+        "import jax\n\ndef g():\n    if jax.__version_info__ < (0, 4, 0):\n        import os\n"
+    ),
+    "try and except ImportError": (
+        "try:\n    from jax.extend.core import Primitive\nexcept ImportError:\n"
+        "    from jax.core import Primitive\n"
+    ),
+    "a conditional expression": (
+        "import jax\ny = (1 if jax.__version_info__ >= (0, 4, 0)\n     else 2)\n"
+        "z = 1 if jax.__version_info__ >= (0, 4, 0) else 2\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", GATES.values(), ids=GATES.keys())
+def test_removed_gates_give_the_tree_and_findings_of_the_new_text(source: str) -> None:
+    source = source.replace("import jax\n", "import jax\nimport jax.numpy\n", 1) + _AFTER
+    if "import jax\n" not in source:
+        source = "import jax\n" + source
+    every_row = (1 << len(rows())) - 1
+    tree = ast.parse(source)
+    imported = applied(source, import_edits(source, tree))
+    checked = read_checked(imported)
+    removal = dead_branches_removed(imported, checked.tree, every_row, checked.gates)
+    assert removal.text != imported
+    assert removal.text == remove_dead_branches(imported, ast.parse(imported), every_row)[0]
+    assert removal.numbered is not None
+    numbered = "".join(removal.numbered)
+    assert len(source_lines(numbered)) == len(source_lines(imported))
+    assert reparsed_statements(checked.tree, removal.numbered, removal.spans, same_kind=False)
+    assert _dump(checked.tree) == _dump(ast.parse(numbered))
+    reading = read_checked(numbered, checked.tree, removal.new_line)
+    expected = read_checked(removal.text).findings(every_row)
+    assert any(finding.code == "JC010" for finding in expected)
+    assert reading.findings(every_row) == expected

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import functools
 import re
 import sys
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,14 +85,24 @@ class CheckedSource:
     lines: list[str]
     uses: list[Use]
     gates: list[Gate]
+    #: Where `source` is a text with emptied lines kept in place of removed ones (the
+    #: removal of dead gates, ``_migrate_gates.Removal``): the line of the text as written
+    #: that each of its lines is, which the findings are given at.
+    renumbered: Sequence[int] | None = None
 
     def findings(self, scope: int) -> list[Finding]:
         """The findings on the rows `scope`, suppressions kept."""
         found = findings(self.uses, self.gates, scope, self.tree, self.source)
-        return [f for f in found if not _suppressed(f, self.lines)]
+        kept = [f for f in found if not _suppressed(f, self.lines)]
+        if self.renumbered is None:
+            return kept
+        lines = self.renumbered
+        return [dataclasses.replace(f, line=lines[f.line]) for f in kept]
 
 
-def read_checked(source: str, tree: ast.Module | None = None) -> CheckedSource:
+def read_checked(
+    source: str, tree: ast.Module | None = None, renumbered: Sequence[int] | None = None
+) -> CheckedSource:
     """`source` parsed (unless its `tree` is given) and resolved (raises SyntaxError)."""
     if tree is None:
         with warnings.catch_warnings():
@@ -103,7 +115,7 @@ def read_checked(source: str, tree: ast.Module | None = None) -> CheckedSource:
     # suppression comment after one would be looked for on the wrong line.
     lines = source_lines(source)
     uses, gates = resolve_file(tree, lines)
-    return CheckedSource(source, tree, lines, uses, gates)
+    return CheckedSource(source, tree, lines, uses, gates, renumbered)
 
 
 def check_source(source: str, scope: int) -> list[Finding]:

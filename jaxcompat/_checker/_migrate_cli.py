@@ -46,7 +46,7 @@ from ._files import (
     with_deep_recursion,
 )
 from ._migrate import applied, edited_tree, import_edits, keyword_edits, remove_gates
-from ._migrate_gates import remove_dead_branches
+from ._migrate_gates import dead_branches_removed
 from ._migrate_pyproject import (
     KEPT_LINES,
     SUPPRESSION,
@@ -57,6 +57,7 @@ from ._migrate_pyproject import (
     lowest_release,
 )
 from ._ranges import RangeError, range_for_file, spec_mask
+from ._retree import reparsed_statements
 from ._rules import Finding
 
 __all__ = ["main"]
@@ -171,17 +172,29 @@ def _keeps_reading(item: _Loaded, kept_lines: int) -> bool:
     return item.scope != every_row and kept_lines + len(item.checked.lines) <= KEPT_LINES
 
 
-def _gates_removed(item: _Loaded, judged: int) -> str:
+def _gates_removed(item: _Loaded, judged: int) -> tuple[str, CheckedSource | None]:
     """The text of `item` with its dead gate branches removed on the rows `judged`, as
-    ``remove_gates`` removes them; its first pass reads the tree and gates ``check`` read."""
+    ``remove_gates`` removes them, and where it could be had without parsing the new text,
+    its reading: its first pass reads the tree and gates ``check`` read, and its tree is
+    that tree with the statements holding a removed gate parsed again (``_retree``)."""
     checked = item.checked
     if checked is None:
-        return _protected(lambda source, _: remove_gates(source, judged), item.imported, judged)
+        text = _protected(lambda source, _: remove_gates(source, judged), item.imported, judged)
+        return text, None
 
-    def removed(source: str, _: int | None) -> str:
+    def removed(source: str, _: int | None) -> tuple[str, CheckedSource | None]:
         assert checked is not None
-        step, waiting = remove_dead_branches(source, checked.tree, judged, checked.gates)
-        return step if step == source or not waiting else remove_gates(step, judged)
+        removal = dead_branches_removed(source, checked.tree, judged, checked.gates)
+        if removal.text == source:
+            return source, checked
+        if removal.waiting:  # a gate inside a removed span: read in the next pass
+            return remove_gates(removal.text, judged), None
+        tree, numbered = checked.tree, removal.numbered
+        if numbered is None or not reparsed_statements(
+            tree, numbered, removal.spans, same_kind=False
+        ):
+            return removal.text, None
+        return removal.text, read_checked("".join(numbered), tree, removal.new_line)
 
     return _protected(removed, item.imported, judged)
 
@@ -286,7 +299,9 @@ def main(argv: list[str]) -> int:
                 # A suppressed gate has no finding: a file with a suppression is read for
                 # gates all the same.
                 gateless = imported.gates_before == 0 and not SUPPRESSION.search(item.imported)
-                migrated = item.imported if gateless else _gates_removed(item, judged)
+                migrated, removed_reading = (
+                    (item.imported, item.checked) if gateless else _gates_removed(item, judged)
+                )
             except (SyntaxError, ValueError, RecursionError) as error:
                 line, problem = _problem(error)
                 print(f"{file}:{line}:1: error: {problem}")
@@ -295,7 +310,9 @@ def main(argv: list[str]) -> int:
             files += 1
             reading = item.checked
             if migrated != item.imported:  # read again, for what is left in it
-                reading = _protected(lambda text, _: read_checked(text), migrated, None)
+                reading = removed_reading or _protected(
+                    lambda text, _: read_checked(text), migrated, None
+                )
                 found = tuple(reading.findings(every_row))
                 imported = dataclasses.replace(imported, every_row=found)
             # And on the range lowered to the port's floor, while its tree is at hand: the

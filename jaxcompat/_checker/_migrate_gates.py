@@ -30,7 +30,13 @@ from ._rules import dead_branch, replacing_branch
 from ._uses import Gate
 from ._walk import walk
 
-__all__ = ["every_statement", "remove_dead_branches"]
+__all__ = [
+    "LINE_BREAK",
+    "Removal",
+    "dead_branches_removed",
+    "every_statement",
+    "remove_dead_branches",
+]
 
 # Expressions that need parentheses when they replace ``a if t else b`` in any context.
 _LOOSE = (ast.Lambda, ast.IfExp, ast.NamedExpr, ast.Tuple, ast.Yield, ast.YieldFrom)
@@ -45,6 +51,9 @@ class _Replacement:
     last: int
     text: str
     placeholder: str = ""
+    #: The old line the first line of ``text`` was (0: ``first``); the lines of ``text``
+    #: are the old lines from there on, dedented.
+    text_from: int = 0
 
 
 def _indent(line: str) -> str:
@@ -102,7 +111,9 @@ def _if_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement |
         return None  # `if test: body` on one line
     if keep == "first":
         text = _dedented(lines, node.body, indent, node.lineno + 1)
-        return None if text is None else _Replacement(node.lineno, node.end_lineno, text)
+        if text is None:
+            return None
+        return _Replacement(node.lineno, node.end_lineno, text, text_from=node.lineno + 1)
     if not node.orelse:
         line_end = LINE_END.search(lines[node.end_lineno - 1])
         placeholder = f"{indent}pass{line_end.group() if line_end else ''}"
@@ -115,12 +126,14 @@ def _if_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement |
         line = lines[following.lineno - 1]
         start = len(indent) + len("el")
         rewritten = indent + line[start:]
-        return _Replacement(node.lineno, following.lineno, rewritten)
+        return _Replacement(node.lineno, following.lineno, rewritten, text_from=following.lineno)
     else_line = _keyword_line(lines, body_end, following.lineno - 1, "else", indent)
     if not else_line or following.lineno == else_line:
         return None  # `else: body` on one line, or an `else` not found where expected
     text = _dedented(lines, node.orelse, indent, else_line + 1)
-    return None if text is None else _Replacement(node.lineno, node.end_lineno, text)
+    if text is None:
+        return None
+    return _Replacement(node.lineno, node.end_lineno, text, text_from=else_line + 1)
 
 
 def _elif_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement | None:
@@ -151,7 +164,9 @@ def _try_replacement(node: ast.Try, lines: list[str]) -> _Replacement | None:
     if node.orelse or node.finalbody or node.body[0].lineno == node.lineno:
         return None
     text = _dedented(lines, node.body, _indent(lines[node.lineno - 1]), node.lineno + 1)
-    return None if text is None else _Replacement(node.lineno, node.end_lineno, text)
+    if text is None:
+        return None
+    return _Replacement(node.lineno, node.end_lineno, text, text_from=node.lineno + 1)
 
 
 def _expression_replacement(node: ast.IfExp, keep: str, lines: list[str]) -> _Replacement | None:
@@ -206,6 +221,70 @@ def remove_dead_branches(
     inside an edited span wait for the next pass), and whether any gate waits. ``gates``:
     those of ``tree``, where resolving it for ``check`` read them already."""
     lines = source_lines(source)
+    replacements, waiting = _replacements(lines, tree, scope, gates)
+    return _applied(lines, replacements), waiting
+
+
+@dataclass(frozen=True)
+class Removal:
+    """One pass of dead branches removed from a text, as ``remove_dead_branches`` removes
+    them: the new ``text``, and the same text with every line at its old number
+    (``numbered``: a removed line is left empty, a kept one dedented in its place), whose
+    syntax tree is the old text's with the statements holding the ``spans`` the pass
+    changed parsed again (``_retree``); ``new_line[n]`` is the line of ``text`` that line
+    ``n`` of ``numbered`` is (0 for an emptied one)."""
+
+    text: str
+    waiting: bool
+    numbered: list[str] | None  # None where a replacement would not keep the numbers
+    spans: list[tuple[int, int]]
+    new_line: list[int]
+
+
+def dead_branches_removed(
+    source: str, tree: ast.Module, scope: int, gates: list[Gate] | None = None
+) -> Removal:
+    """``remove_dead_branches``, with the text at its old line numbers too."""
+    lines = source_lines(source)
+    replacements, waiting = _replacements(lines, tree, scope, gates)
+    text = _applied(list(lines), replacements)
+    numbered = list(lines)
+    for r in replacements:
+        new = source_lines(r.text)
+        start = r.text_from or r.first
+        if start + len(new) - 1 > r.last:  # more lines than it replaces: none does
+            return Removal(text, waiting, None, [], [])
+        numbered[r.first - 1 : r.last] = [LINE_BREAK] * (r.last - r.first + 1)
+        numbered[start - 1 : start - 1 + len(new)] = new
+    # Each line of `numbered` that is not emptied is the next line of the new text; the
+    # new text's own trailing blank lines may be fewer (a file that ended in removed
+    # statements loses the blank lines before them), and blank lines hold no node.
+    new_line, count = [0], 0
+    emptied = {n for r in replacements for n in range(r.first, r.last + 1)}
+    kept = {
+        n
+        for r in replacements
+        for n in range(r.text_from or r.first, (r.text_from or r.first) + len(source_lines(r.text)))
+    }
+    for number in range(1, len(numbered) + 1):
+        if number in emptied and number not in kept:
+            new_line.append(0)
+        else:
+            count += 1
+            new_line.append(count)
+    spans = [(r.first, r.last) for r in replacements]
+    return Removal(text, waiting, numbered, spans, new_line)
+
+
+#: What an emptied line of ``Removal.numbered`` holds.
+LINE_BREAK = "\n"
+
+
+def _replacements(
+    lines: list[str], tree: ast.Module, scope: int, gates: list[Gate] | None
+) -> tuple[list[_Replacement], bool]:
+    """The replacements of one pass over the dead gates of ``tree`` (the outermost first),
+    and whether any gate waits for the next pass."""
     if gates is None:
         _, gates = resolve_file(tree, lines)
     waiting = False
@@ -242,6 +321,10 @@ def remove_dead_branches(
                         replacement.first, replacement.last, replacement.placeholder
                     )
         replacements.append(replacement)
+    return replacements, waiting
+
+
+def _applied(lines: list[str], replacements: list[_Replacement]) -> str:
     ended_blank = bool(lines) and not lines[-1].strip()
     for r in sorted(replacements, key=lambda r: r.first, reverse=True):
         lines[r.first - 1 : r.last] = [r.text]
@@ -249,7 +332,7 @@ def remove_dead_branches(
     if not ended_blank:  # removed statements ended the file: so do the blank lines before them
         while lines and not lines[-1].strip():
             lines.pop()
-    return "".join(lines), waiting
+    return "".join(lines)
 
 
 def _keep(gate: Gate, scope: int) -> str | None:

@@ -20,12 +20,19 @@ __all__ = ["reparsed_statements"]
 
 
 def reparsed_statements(
-    tree: ast.Module, lines: Sequence[str], spans: Iterable[tuple[int, int]]
+    tree: ast.Module,
+    lines: Sequence[str],
+    spans: Iterable[tuple[int, int]],
+    *,
+    same_kind: bool = True,
 ) -> bool:
     """Put into ``tree``, in place of each statement that holds a span (first line, last
-    line) of an edit, the statement that its lines in ``lines`` (the new text, cut with
-    ``source_lines``) now hold. True where every span could be done so; False otherwise,
-    and then ``tree`` is no longer the old text's (parse the new text instead)."""
+    line) of an edit, what its lines in ``lines`` (the new text, cut with ``source_lines``,
+    with every line at its old number) now hold: one statement of its kind, starting where
+    it did (``same_kind``: an edit inside a statement), or any statements at its
+    indentation (a dead gate replaced by the branch that runs, or by nothing). True where
+    every span could be done so; False otherwise, and then ``tree`` is no longer the old
+    text's (parse the new text instead)."""
     found: dict[int, _Place] = {}
     for first, last in spans:
         place = _innermost_statement(tree.body, first, last, [])
@@ -35,25 +42,38 @@ def reparsed_statements(
         found[id(block[index])] = place
     # A statement inside another one that is parsed again is parsed with it.
     places = sorted(found.values(), key=lambda place: _first_line(place[0][place[1]]))
-    outer_end = 0
-    for block, index, enclosing in places:
-        statement = block[index]
-        assert statement.end_lineno is not None
-        if _first_line(statement) <= outer_end:
+    outer: list[_Place] = []
+    for place in places:
+        statement = place[0][place[1]]
+        if outer and _first_line(statement) <= _end_line(outer[-1][0][outer[-1][1]]):
             continue
-        outer_end = statement.end_lineno
-        new = _parsed_again(statement, lines)
+        outer.append(place)
+    # From the last: a block's later indices move when an earlier statement becomes several.
+    for block, index, enclosing in reversed(outer):
+        statement = block[index]
+        new = _parsed_again(statement, lines, same_kind)
         if new is None:
             return False
-        block[index] = new
+        block[index : index + 1] = new
+        if not block:
+            return False  # only a module may be empty; `migrate` leaves `pass` in a block
         # A block (and a handler) ends where its last statement ends.
         old_end = (statement.end_lineno, statement.end_col_offset)
-        for node in enclosing:  # statements, handlers and cases (which have no position)
+        for node in reversed(enclosing):  # statements, handlers and cases (no position)
             if not isinstance(node, ast.stmt | ast.excepthandler):
                 continue
             if (node.end_lineno, node.end_col_offset) == old_end:
-                node.end_col_offset = new.end_col_offset
+                ending = max(
+                    (inner[-1] for inner, _ in _blocks(node)),
+                    key=lambda s: (s.end_lineno or 0, s.end_col_offset or 0),
+                )
+                node.end_lineno, node.end_col_offset = ending.end_lineno, ending.end_col_offset
     return True
+
+
+def _end_line(statement: ast.stmt) -> int:
+    assert statement.end_lineno is not None
+    return statement.end_lineno
 
 
 def _first_line(statement: ast.stmt) -> int:
@@ -62,7 +82,9 @@ def _first_line(statement: ast.stmt) -> int:
     return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
 
 
-def _blocks(statement: ast.stmt) -> list[tuple[list[ast.stmt], ast.AST | None]]:
+def _blocks(
+    statement: ast.stmt | ast.excepthandler,
+) -> list[tuple[list[ast.stmt], ast.AST | None]]:
     """The blocks a statement holds, each with the handler (or case) it belongs to."""
     blocks = [getattr(statement, field, None) for field in ("body", "orelse", "finalbody")]
     parts = (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ()))
@@ -112,13 +134,18 @@ def _is_elif(statement: ast.stmt) -> TypeGuard[ast.If]:
     )
 
 
-def _parsed_again(statement: ast.stmt, lines: Sequence[str]) -> ast.stmt | None:
-    """The statement that the lines of ``statement`` hold in ``lines``, parsed at their
-    place (line numbers and columns as in the whole text); None unless they hold exactly
-    one statement of the same kind, starting and ending where it did."""
+def _parsed_again(
+    statement: ast.stmt, lines: Sequence[str], same_kind: bool
+) -> list[ast.stmt] | None:
+    """The statements that the lines of ``statement`` hold in ``lines``, parsed at their
+    place (line numbers and columns as in the whole text), each at its indentation; with
+    ``same_kind``, exactly one, of its kind, starting and ending where it did. None where
+    they are not that."""
     first, last = _first_line(statement), statement.end_lineno
     assert last is not None
     text = "".join(lines[first - 1 : last])
+    if not same_kind and not _holds_code(lines[first - 1 : last]):
+        return []
     if statement.col_offset == 0:
         body_of = None
         source = "\n" * (first - 1) + text
@@ -137,6 +164,10 @@ def _parsed_again(statement: ast.stmt, lines: Sequence[str]) -> ast.stmt | None:
         if len(statements) != 1 or not isinstance(statements[0], ast.If):
             return None
         statements = statements[0].body
+    if any(new.col_offset != statement.col_offset for new in statements):
+        return None
+    if not same_kind:
+        return statements
     if len(statements) != 1:
         return None
     (new,) = statements
@@ -145,4 +176,9 @@ def _parsed_again(statement: ast.stmt, lines: Sequence[str]) -> ast.stmt | None:
         statement.col_offset,
         last,
     )
-    return new if type(new) is type(statement) and same_place else None
+    return [new] if type(new) is type(statement) and same_place else None
+
+
+def _holds_code(lines: Sequence[str]) -> bool:
+    """Whether any of ``lines`` holds more than blanks and a comment."""
+    return any(line.strip() and not line.lstrip().startswith("#") for line in lines)
