@@ -190,7 +190,7 @@ class Signature:
     var_positional: bool
     var_keyword: bool
 
-    @property
+    @functools.cached_property  # read for every call, on each of its signatures
     def positional_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.parameters if p.positional)
 

@@ -146,7 +146,12 @@ def keyword_insertions(
     present = tuple(name for name in candidates if name in source)
     if not present or not _JAX_IMPORT.search(source):
         return []
-    watched = _line_numbers(source, _call_pattern(present))
+    if uses is None:
+        watched = _line_numbers(source, _call_pattern(present))
+    else:
+        # Resolved already: the lines where a call through a jaxcompat name starts that has
+        # as many positional arguments as a changed parameter needs.
+        watched = sorted({use.line for use in uses if _may_change(use, candidates)})
     if not watched:
         return []
     roots = _jax_roots(tree, source)
@@ -181,6 +186,16 @@ def keyword_insertions(
         if _still_a_call(call, lines, found, len(call.args) - len(keywords)):
             insertions += found
     return insertions
+
+
+def _may_change(use: Use, candidates: dict[str, int]) -> bool:
+    """Whether ``use`` calls a jaxcompat name with as many positional arguments as one of
+    its names' changed parameters needs."""
+    if use.call is None or use.call.positional is None or not use.path.startswith("jaxcompat."):
+        return False
+    return use.call.positional >= candidates.get(
+        use.path.rpartition(".")[2], use.call.positional + 1
+    )
 
 
 def _root_name(node: ast.expr) -> str:
