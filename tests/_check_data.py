@@ -137,6 +137,7 @@ def _clear() -> None:
         _api.rows_before,
         _migrate_positional._candidates,
         _ranges.release_tuples,
+        _ranges.describe,
         _rules._name_problems,
         _module_findings._missing,
         _config_findings._missing,

@@ -70,6 +70,7 @@ def row_list(mask: int) -> list[str]:
     return [row for index, row in enumerate(rows()) if mask >> index & 1]
 
 
+@functools.cache  # a few distinct masks, named in most findings' messages
 def describe(mask: int) -> str:
     """``0.4.13-0.4.24, 0.7.0`` style: runs of consecutive rows, named by their ends."""
     names = rows()

@@ -129,6 +129,12 @@ class _Resolver(ast.NodeVisitor):
         found = self.chain(node)
         if found is None:
             return False
+        self.add_use(node, found, call)
+        return True
+
+    def add_use(
+        self, node: ast.expr, found: tuple[Binding, list[str]], call: CallInfo | None
+    ) -> None:
         binding, attributes = found
         if attributes or call is not None:
             self.uses.append(
@@ -143,7 +149,6 @@ class _Resolver(ast.NodeVisitor):
                     bound=binding.path,
                 )
             )
-        return True
 
     def bind_target(self, target: ast.expr, value: ast.expr | None = None) -> None:
         if isinstance(target, ast.Name):
@@ -236,20 +241,11 @@ class _Resolver(ast.NodeVisitor):
             self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
-        starred = any(isinstance(arg, ast.Starred) for arg in node.args)
-        call = CallInfo(
-            None if starred else len(node.args),
-            tuple((k.arg, k.lineno, k.col_offset + 1) for k in node.keywords if k.arg),
-            any(k.arg is None for k in node.keywords),
-            frozenset(
-                k.arg
-                for k in node.keywords
-                if k.arg and isinstance(k.value, ast.Constant) and k.value.value is None
-            ),
-            _string_literal(node.args[0]) if node.args else None,
-        )
-        if not self.record(node.func, call):
+        found = self.chain(node.func)
+        if found is None:  # not a JAX or jaxcompat name: what it is called on may be
             self.visit(node.func)
+        else:
+            self.add_use(node.func, found, _call_info(node))
         for argument in node.args:
             self.visit(argument)
         for keyword in node.keywords:
@@ -509,6 +505,21 @@ class _Resolver(ast.NodeVisitor):
 
 #: Nodes with nothing under them that the resolver reads.
 _LEAVES = (ast.Name, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
+def _call_info(node: ast.Call) -> CallInfo:
+    starred = any(isinstance(arg, ast.Starred) for arg in node.args)
+    return CallInfo(
+        None if starred else len(node.args),
+        tuple((k.arg, k.lineno, k.col_offset + 1) for k in node.keywords if k.arg),
+        any(k.arg is None for k in node.keywords),
+        frozenset(
+            k.arg
+            for k in node.keywords
+            if k.arg and isinstance(k.value, ast.Constant) and k.value.value is None
+        ),
+        _string_literal(node.args[0]) if node.args else None,
+    )
 
 
 def _visit_nothing(visitor: _Resolver, node: ast.AST) -> None:

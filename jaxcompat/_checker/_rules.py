@@ -367,6 +367,10 @@ def _moved_positions(meaning: list[dict[str, int]], signatures: list[Signature])
     return found
 
 
+#: The first parts of jaxcompat's own names: most uses are told apart by that part alone.
+_OWN_FIRST_PARTS = frozenset(name.partition(".")[0] for name in JAXCOMPAT_OWN)
+
+
 def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
     if not use.path.startswith("jaxcompat"):
         if use.check_name:
@@ -384,7 +388,10 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
         yield Finding(use.line, use.col, "JC032", message, scope)
         return
     parts = relative.split(".")
-    if not relative or any(".".join(parts[:end]) in JAXCOMPAT_OWN for end in range(1, 4)):
+    own = parts[0] in _OWN_FIRST_PARTS and any(
+        ".".join(parts[:end]) in JAXCOMPAT_OWN for end in range(1, 4)
+    )
+    if not relative or own:
         if relative in JAXCOMPAT_OWN and use.call is not None:
             # jaxcompat's own primitives (jit) take the newest options; a few only from the
             # release whose JAX has them (_stable_names/backport_keywords.py).
