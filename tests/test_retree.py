@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from jaxcompat._checker._cli import read_checked
+from jaxcompat._checker._edits import applied, edited_tree
 from jaxcompat._checker._files import source_lines
-from jaxcompat._checker._migrate import applied, edited_tree, import_edits, keyword_edits
+from jaxcompat._checker._migrate import import_edits, keyword_edits
 from jaxcompat._checker._migrate_gates import dead_branches_removed, remove_dead_branches
 from jaxcompat._checker._retree import reparsed_statements
 from jaxcompat._surface import rows

@@ -22,24 +22,20 @@ import re
 import tokenize
 from bisect import bisect_right
 from collections.abc import Collection
-from dataclasses import dataclass
 
 from .._surface import rows
 from ._api import JAXCOMPAT_MODULES
+from ._edits import Edit, applied, edited_tree
 from ._files import LINE_END, char_column, source_lines
 from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
 from ._migrate_positional import keyword_insertions
 from ._migrate_private import package_names, private_reads, split_names
-from ._retree import reparsed_statements
 from ._uses import Use
 from ._walk import walk
 
 __all__ = [
     "MIRRORED_JAX_MODULES",
-    "Edit",
-    "applied",
-    "edited_tree",
     "import_edits",
     "keyword_edits",
     "migrate_source",
@@ -60,17 +56,6 @@ VERSION_ATTRIBUTES = {"__version_info__": "JAX_VERSION", "__version__": "JAX_VER
 
 def _to_jaxcompat(module: str) -> str:
     return "jaxcompat" + module.removeprefix("jax")
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace the text from (line, column) to (end line, end column); lines count from 1."""
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    text: str
 
 
 def _column(lines: list[str], line: int, byte_offset: int) -> int:
@@ -363,31 +348,6 @@ def keyword_edits(
         Edit(line, column, line, column, text)
         for line, column, text in keyword_insertions(tree, imported, lines, scope, uses)
     ]
-
-
-def applied(source: str, edits: list[Edit]) -> str:
-    """``source`` with ``edits`` (which do not overlap) made; every line keeps its number."""
-    if not edits:
-        return source
-    lines = source_lines(source)
-    # Applied from the end, so that earlier positions stay valid.
-    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
-        head = lines[edit.line - 1][: edit.column]
-        tail = lines[edit.end_line - 1][edit.end_column :]
-        lines[edit.line - 1 : edit.end_line] = [head + edit.text + tail]
-    migrated = "".join(lines)
-    assert len(source_lines(migrated)) == len(source_lines(source)), "the rewrite moved lines"
-    return migrated
-
-
-def edited_tree(tree: ast.Module, edited: str, edits: list[Edit]) -> ast.Module:
-    """The syntax tree of ``edited``, made by ``edits`` from the text ``tree`` was parsed
-    from: ``tree`` with the statements the edits touch parsed again (``_retree``), or
-    ``edited`` parsed whole where that cannot be done. ``tree`` is not to be used after."""
-    spans = [(edit.line, edit.end_line) for edit in edits]
-    if reparsed_statements(tree, source_lines(edited), spans):
-        return tree
-    return ast.parse(edited)
 
 
 def rewrite_imports(source: str, tree: ast.Module, scope: int | None = None) -> str:

@@ -35,6 +35,7 @@ from typing import TypeVar
 from .._program import program_name
 from .._surface import rows
 from ._cli import CheckedSource, read_checked
+from ._edits import applied, edited_tree
 from ._files import (
     LEADS_OUTSIDE,
     NO_PYTHON_FILES,
@@ -45,7 +46,7 @@ from ._files import (
     read_regular_file,
     with_deep_recursion,
 )
-from ._migrate import applied, edited_tree, import_edits, keyword_edits, remove_gates
+from ._migrate import import_edits, keyword_edits, remove_gates
 from ._migrate_gates import dead_branches_removed
 from ._migrate_pyproject import (
     KEPT_LINES,
