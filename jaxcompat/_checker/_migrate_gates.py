@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ._files import LINE_END, char_column, source_lines
 from ._resolve import resolve_file
+from ._retree import statement_blocks
 from ._rules import dead_branch, replacing_branch
 from ._uses import Gate
 from ._walk import walk
@@ -192,15 +193,8 @@ def every_statement(tree: ast.Module) -> list[ast.stmt]:
     while blocks:
         for statement in blocks.pop():
             found.append(statement)
-            blocks += _child_blocks(statement)
+            blocks += [block for block, _ in statement_blocks(statement)]
     return found
-
-
-def _child_blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
-    """The blocks a statement holds: body, else, finally, each handler's and case's."""
-    blocks = [getattr(statement, field, None) for field in ("body", "orelse", "finalbody")]
-    parts = (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ()))
-    return [b for b in (*blocks, *(part.body for part in parts)) if isinstance(b, list)]
 
 
 def _blocks(tree: ast.Module) -> dict[int, tuple[int, int]]:
@@ -208,7 +202,7 @@ def _blocks(tree: ast.Module) -> dict[int, tuple[int, int]]:
     module may be empty: its statements are not here)."""
     blocks: dict[int, tuple[int, int]] = {}
     for parent in every_statement(tree):
-        for block in _child_blocks(parent):
+        for block, _ in statement_blocks(parent):
             for statement in block:
                 blocks[id(statement)] = (id(block), len(block))
     return blocks
@@ -249,6 +243,7 @@ def dead_branches_removed(
     replacements, waiting = _replacements(lines, tree, scope, gates)
     text = _applied(list(lines), replacements)
     numbered = list(lines)
+    emptied = [False] * (len(lines) + 1)  # by old line number
     for r in replacements:
         new = source_lines(r.text)
         start = r.text_from or r.first
@@ -256,22 +251,14 @@ def dead_branches_removed(
             return Removal(text, waiting, None, [], [])
         numbered[r.first - 1 : r.last] = [LINE_BREAK] * (r.last - r.first + 1)
         numbered[start - 1 : start - 1 + len(new)] = new
-    # Each line of `numbered` that is not emptied is the next line of the new text; the
-    # new text's own trailing blank lines may be fewer (a file that ended in removed
-    # statements loses the blank lines before them), and blank lines hold no node.
+        for number in range(r.first, r.last + 1):
+            emptied[number] = not start <= number < start + len(new)
+    # Each line that is not emptied is the next line of the new text (the new text may
+    # lose trailing blank lines, which hold no node).
     new_line, count = [0], 0
-    emptied = {n for r in replacements for n in range(r.first, r.last + 1)}
-    kept = {
-        n
-        for r in replacements
-        for n in range(r.text_from or r.first, (r.text_from or r.first) + len(source_lines(r.text)))
-    }
     for number in range(1, len(numbered) + 1):
-        if number in emptied and number not in kept:
-            new_line.append(0)
-        else:
-            count += 1
-            new_line.append(count)
+        count += not emptied[number]
+        new_line.append(0 if emptied[number] else count)
     spans = [(r.first, r.last) for r in replacements]
     return Removal(text, waiting, numbered, spans, new_line)
 

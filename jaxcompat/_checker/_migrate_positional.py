@@ -21,13 +21,11 @@ from collections.abc import Sequence
 from .._surface import rows
 from ._api import Signature, signature_masks, stable_names
 from ._files import char_column
-from ._resolve import resolve_file
+from ._resolve import JAX_ROOTS, resolve_file
 from ._uses import Use
 from ._walk import walk
 
 __all__ = ["keyword_insertions"]
-
-_ROOTS = ("jax", "jaxcompat")
 
 
 def _newest(jax_path: str) -> Signature | None:
@@ -122,9 +120,9 @@ def _jax_roots(tree: ast.Module, source: str) -> set[str]:
             roots |= {
                 a.asname or a.name.partition(".")[0]
                 for a in node.names
-                if a.name.partition(".")[0] in _ROOTS
+                if a.name.partition(".")[0] in JAX_ROOTS
             }
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _ROOTS:
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in JAX_ROOTS:
             roots |= {a.asname or a.name for a in node.names if node.level == 0}
     return roots
 

@@ -29,9 +29,10 @@ from ._scopes import Binding, Scope, annotation_nodes, parameters
 from ._uses import CallInfo, Gate, Use
 from ._walk import walk
 
-__all__ = ["resolve_file"]
+__all__ = ["JAX_ROOTS", "resolve_file"]
 
-_ROOTS = ("jax", "jaxcompat")
+#: The packages whose names the checker resolves.
+JAX_ROOTS = ("jax", "jaxcompat")
 _VERSION_ATTRIBUTES = {"__version__", "__version_info__", "JAX_VERSION", "JAX_VERSION_STRING"}
 
 
@@ -201,7 +202,7 @@ class _Resolver(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             root = alias.name.split(".")[0]
-            if root not in _ROOTS:
+            if root not in JAX_ROOTS:
                 self.bind(alias.asname or root, None)
                 continue
             self.add_import_use(alias.name, node, "import")
@@ -212,7 +213,7 @@ class _Resolver(ast.NodeVisitor):
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
-        inside = node.level == 0 and module.split(".")[0] in _ROOTS
+        inside = node.level == 0 and module.split(".")[0] in JAX_ROOTS
         for alias in node.names:
             if alias.name == "*":
                 continue
@@ -594,7 +595,7 @@ def _looks_names_up(body: list[ast.stmt]) -> bool:
         elif isinstance(statement, ast.ImportFrom):
             imported.append("" if statement.level else (statement.module or "").split(".")[0])
     if imported:
-        return any(root in _ROOTS for root in imported)
+        return any(root in JAX_ROOTS for root in imported)
 
     def a_name(value: ast.expr | None) -> bool:
         while isinstance(value, ast.Attribute):

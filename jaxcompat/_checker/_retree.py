@@ -16,7 +16,7 @@ import ast
 from collections.abc import Iterable, Sequence
 from typing import TypeGuard
 
-__all__ = ["reparsed_statements"]
+__all__ = ["reparsed_statements", "statement_blocks"]
 
 
 def reparsed_statements(
@@ -64,7 +64,7 @@ def reparsed_statements(
                 continue
             if (node.end_lineno, node.end_col_offset) == old_end:
                 ending = max(
-                    (inner[-1] for inner, _ in _blocks(node)),
+                    (inner[-1] for inner, _ in statement_blocks(node)),
                     key=lambda s: (s.end_lineno or 0, s.end_col_offset or 0),
                 )
                 node.end_lineno, node.end_col_offset = ending.end_lineno, ending.end_col_offset
@@ -82,10 +82,11 @@ def _first_line(statement: ast.stmt) -> int:
     return min([statement.lineno, *(decorator.lineno for decorator in decorators)])
 
 
-def _blocks(
+def statement_blocks(
     statement: ast.stmt | ast.excepthandler,
 ) -> list[tuple[list[ast.stmt], ast.AST | None]]:
-    """The blocks a statement holds, each with the handler (or case) it belongs to."""
+    """The blocks a statement (or a handler) holds, none empty: body, else, finally, each
+    handler's and case's, each with the handler (or case) it belongs to."""
     blocks = [getattr(statement, field, None) for field in ("body", "orelse", "finalbody")]
     parts = (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ()))
     return [
@@ -110,7 +111,7 @@ def _innermost_statement(
             continue
         if not _first_line(statement) <= first <= last <= statement.end_lineno:
             return None
-        for inner, part in _blocks(statement):
+        for inner, part in statement_blocks(statement):
             end = inner[-1].end_lineno
             assert end is not None
             if _first_line(inner[0]) <= first and last <= end:
