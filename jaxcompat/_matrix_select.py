@@ -15,11 +15,15 @@ Each row comes with why it was picked. Nothing here imports JAX.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import itertools
+import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from ._checker._cli import _suppressed
 from ._checker._files import python_files, read_source, source_lines, with_deep_recursion
@@ -27,6 +31,11 @@ from ._checker._ranges import RangeError, range_for_file
 from ._checker._resolve import resolve_file
 from ._checker._rules import Finding, findings
 from ._matrix import MatrixRow, backend_ranges, rows
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = ["SELECTIONS", "LibraryError", "Selected", "select"]
 
@@ -51,6 +60,8 @@ class _Library:
     origin: str  # where the range comes from, as `check` says it
     #: Each change: (the row index where it starts, what changes there).
     changes: list[tuple[int, str]]
+    #: The library's ``requires-python``, where its pyproject.toml gives one.
+    requires_python: SpecifierSet | None = None
 
 
 def _indices(mask: int) -> list[int]:
@@ -94,7 +105,7 @@ def _read_library(path: Path) -> _Library:
             files_scope, origin = range_for_file(path / "__init__.py", None, known)
         except RangeError as error:
             raise LibraryError(str(error)) from None
-        return _Library(files_scope, origin, [])
+        return _Library(files_scope, origin, [], _requires_python(path))
     for file in files:
         try:
             source = read_source(file)
@@ -124,7 +135,54 @@ def _read_library(path: Path) -> _Library:
             for index in _changes_in(truth, file_scope):
                 shown = test.replace("`", "")
                 changes.append((index, f"the gate at {file}:{line} ({shown}) changes branch"))
-    return _Library(scope, "; ".join(origins), changes)
+    return _Library(scope, "; ".join(origins), changes, _requires_python(path))
+
+
+def _requires_python(path: Path) -> SpecifierSet | None:
+    """``[project].requires-python`` of the nearest pyproject.toml above `path`."""
+    directory = path.resolve() if path.is_dir() else path.resolve().parent
+    for candidate in (directory, *directory.parents):
+        pyproject = candidate / "pyproject.toml"
+        if not pyproject.is_file():
+            continue
+        try:
+            project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project")
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            raise LibraryError(f"{pyproject}: cannot read it: {error}") from None
+        text = project.get("requires-python") if isinstance(project, dict) else None
+        if text is None:
+            return None
+        try:
+            return SpecifierSet(str(text))
+        except InvalidSpecifier:
+            raise LibraryError(
+                f"{pyproject}: requires-python {text!r} is not a PEP 440 version specifier"
+            ) from None
+    return None
+
+
+def _on_pythons(row: MatrixRow, requires_python: SpecifierSet | None) -> MatrixRow | None:
+    """`row` with only the Pythons the library supports (its primary one too: the oldest
+    supported Python from the row's primary up, else the newest supported); None where
+    the row has wheels for none of them."""
+    if requires_python is None:
+        return row
+    pythons = tuple(p for p in row.pythons if _admits(requires_python, p))
+    if not pythons:
+        return None
+    key = _python_key
+    primary = next((p for p in pythons if key(p) >= key(row.python)), pythons[-1])
+    return dataclasses.replace(row, python=primary, pythons=pythons)
+
+
+def _admits(requires_python: SpecifierSet, python: str) -> bool:
+    """Whether some release of the Python series `python` (``3.11``) satisfies it: its
+    first (3.11.0) or a late one (``>=3.11.4`` admits 3.11)."""
+    return any(requires_python.contains(f"{python}{patch}") for patch in (".0", ".99"))
+
+
+def _python_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
 
 
 def _name(index: int) -> str:
@@ -133,7 +191,18 @@ def _name(index: int) -> str:
 
 def _needed(path: Path) -> list[Selected]:
     library = _read_library(path)
-    indices = _indices(library.scope)
+    requires = library.requires_python
+    testable = {
+        index: row
+        for index in _indices(library.scope)
+        if (row := _on_pythons(rows()[index], requires)) is not None
+    }
+    if not testable:
+        raise LibraryError(
+            f"no JAX release of the declared range ({library.origin}) has wheels for a Python "
+            f"that requires-python {requires} admits"
+        )
+    indices = list(testable)
     chosen: dict[int, list[str]] = {}
 
     def pick(index: int, why: str) -> None:
@@ -141,18 +210,24 @@ def _needed(path: Path) -> list[Selected]:
         if why not in reasons:
             reasons.append(why)
 
-    pick(indices[0], f"the floor of the declared range ({library.origin})")
+    # A release without wheels for the library's Pythons cannot be tested: each end of the
+    # range is the first (last) release that has them.
+    python_note = f", on Python {requires}" if indices[0] != _indices(library.scope)[0] else ""
+    pick(indices[0], f"the floor of the declared range ({library.origin}){python_note}")
     pick(indices[-1], f"the newest release of the declared range ({library.origin})")
-    previous = {after: before for before, after in itertools.pairwise(indices)}
     for index, what in sorted(library.changes):
-        change = f"{what}: differs between {_name(previous[index])} and {_name(index)}"
-        pick(previous[index], change)
-        pick(index, change)
+        before = [i for i in indices if i < index]
+        after = [i for i in indices if i >= index]
+        if not before or not after:
+            continue  # the change is outside what the library's Pythons can install
+        change = f"{what}: differs between {_name(before[-1])} and {_name(after[0])}"
+        pick(before[-1], change)
+        pick(after[0], change)
     for backend_rows in backend_ranges():
         covered = [i for i in indices if rows()[i].backend == backend_rows[0].backend]
         if covered and not any(i in chosen for i in covered):
             pick(covered[-1], f"jaxcompat's backend {backend_rows[0].backend}")
-    return [Selected(rows()[index], chosen[index]) for index in sorted(chosen)]
+    return [Selected(testable[index], chosen[index]) for index in sorted(chosen)]
 
 
 def _breakpoints() -> list[Selected]:

@@ -14,6 +14,7 @@ import threading
 
 import pytest
 
+from jaxcompat import _surface
 from jaxcompat._checker import main
 from jaxcompat._checker._output import EXPLANATIONS
 
@@ -72,8 +73,9 @@ def test_usage_errors_exit_2(in_tmp, capsys):
     code, _, err = run(capsys, "a.py", "--jax", ">=1.0")
     assert code == 2
     assert err == (
-        "jaxcompat check: --jax: '>=1.0' admits no supported JAX release "
-        "(the matrix has 0.4.13 to 0.12.0)\n"
+        f"jaxcompat check: --jax: '>=1.0' admits none of the {len(_surface.rows())} tested JAX "
+        f"releases: the newest is {_surface.rows()[-1]}; `jaxcompat matrix --select all` "
+        "lists them\n"
     )
     code, _, err = run(capsys, "missing.py")
     assert (code, err) == (2, "jaxcompat check: no such file or directory: missing.py\n")

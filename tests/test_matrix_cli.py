@@ -151,7 +151,7 @@ def test_a_library_that_cannot_be_read_is_exit_2(tmp_path):
     code, out, err = _run(matrix, str(tmp_path))
     assert (code, out) == (2, "")
     assert err.startswith("python -m jaxcompat matrix: ")
-    assert "'>=99' admits no supported JAX release" in err
+    assert f"'>=99' admits none of the {len(_surface.rows())} tested JAX releases" in err
 
 
 # --- needed: what the findings of `check` imply -----------------------------------------
@@ -214,3 +214,40 @@ def test_needed_rows_of_the_pinned_example():
     assert needed == _implied(path, gates)
     assert "0.5.0" not in needed  # the range excludes it (jax!=0.5.0)
     assert {"0.5.2", "0.5.3"} <= set(needed)  # the version gate's two branches
+
+
+def test_needed_rows_install_on_the_library_s_own_pythons(tmp_path):
+    (tmp_path / "lib.py").write_text("import jax\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nrequires-python = ">=3.12"\ndependencies = ["jax>=0.4.13"]\n'
+    )
+    selected = _json_rows(str(tmp_path))
+    assert all(row["pythons"] and set(row["pythons"]) <= {"3.12", "3.13"} for row in selected)
+    assert all(row["python"] in row["pythons"] for row in selected)
+    # The floor is the first release with wheels for Python 3.12, not 0.4.13 (3.10, 3.11).
+    first_on_312 = next(row for row in ROWS if "3.12" in map(str, row["python"]))
+    assert selected[0]["jax"] == str(first_on_312["jax"])
+    code, out, _ = _run(matrix, str(tmp_path))
+    assert code == 0
+    pyproject = tmp_path / "pyproject.toml"
+    assert (
+        f"    - the floor of the declared range ({pyproject}: jax>=0.4.13), on Python >=3.12"
+    ) in out.splitlines()
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nrequires-python = ">=3.99"\ndependencies = ["jax>=0.4.13"]\n'
+    )
+    code, out, err = _run(matrix, str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err.endswith(
+        f"no JAX release of the declared range ({pyproject}: jax>=0.4.13) has wheels for a "
+        "Python that requires-python >=3.99 admits\n"
+    )
+
+
+def test_an_invalid_jax_requirement_names_no_option_matrix_lacks(tmp_path):
+    (tmp_path / "lib.py").write_text("import jax\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=>0.4"]\n')
+    code, _, err = _run(matrix, str(tmp_path))
+    assert code == 2
+    assert err.endswith("; fix it\n")
+    assert "--jax" not in err

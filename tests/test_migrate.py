@@ -285,13 +285,7 @@ def test_gates_whose_lines_cannot_move_safely_stay():
 def library(tmp_path, monkeypatch):
     """A small library in a fresh directory, the working directory."""
     monkeypatch.chdir(tmp_path)
-    files = {
-        "lib/__init__.py": b"from lib import core\n",
-        "lib/core.py": b"import jax.numpy as jnp\r\n\r\nones = jnp.ones  # CRLF\r\n",
-        "lib/latin1.py": b"# -*- coding: latin-1 -*-\nimport jax\nname = '\xe9'\n",
-        "lib/bom.py": b"\xef\xbb\xbfimport jax\nv = jax.__version__\n",
-    }
-    for name, data in files.items():
+    for name, data in ORIGINAL.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(data)
     return tmp_path
@@ -302,6 +296,14 @@ MIGRATED = {
     "lib/core.py": b"import jaxcompat.numpy as jnp\r\n\r\nones = jnp.ones  # CRLF\r\n",
     "lib/latin1.py": b"# -*- coding: latin-1 -*-\nimport jaxcompat as jax\nname = '\xe9'\n",
     "lib/bom.py": b"\xef\xbb\xbfimport jaxcompat as jax\nv = jax.JAX_VERSION_STRING\n",
+}
+
+
+ORIGINAL = {
+    "lib/__init__.py": b"from lib import core\n",
+    "lib/core.py": b"import jax.numpy as jnp\r\n\r\nones = jnp.ones  # CRLF\r\n",
+    "lib/latin1.py": b"# -*- coding: latin-1 -*-\nimport jax\nname = '\xe9'\n",
+    "lib/bom.py": b"\xef\xbb\xbfimport jax\nv = jax.__version__\n",
 }
 
 
@@ -358,7 +360,7 @@ def test_check_and_diff_write_nothing(library, capsys):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs and symlinks")
-def test_files_that_cannot_be_migrated_are_named_and_the_rest_migrated(library, capsys):
+def test_files_that_cannot_be_migrated_are_named_and_nothing_is_written(library, capsys):
     (library / "lib" / "broken.py").write_text("import jax\ndef f(:\n")
     (library / "lib" / "unknown.py").write_bytes(b"# coding: no-such-codec\nimport jax\n")
     (library / "lib" / "undecodable.py").write_bytes(b"import jax\nname = '\xe9'\n")
@@ -380,14 +382,20 @@ def test_files_that_cannot_be_migrated_are_named_and_the_rest_migrated(library, 
         os.path.join("lib", "unknown.py"): "cannot parse: unknown encoding: no-such-codec",
     }
     assert f"{os.path.join('lib', 'broken.py')}:2:1: error: cannot parse: invalid syntax" in out
-    assert out[-1] == "Migrated 3 of 4 files; 5 could not be migrated" + PORTED
-    assert contents(library) == MIGRATED
+    # The port's floor would be read without them: no file is written.
+    assert out[-1] == (
+        "5 problems found, so nothing was written (would migrate 3 of 4 files once they are fixed)."
+    )
+    assert not any(line.startswith("migrated ") for line in out)
+    assert contents(library) == ORIGINAL
     assert (library / "lib" / "broken.py").read_text() == "import jax\ndef f(:\n"
 
 
-def test_a_file_that_cannot_be_written_is_named_and_the_rest_migrated(library, capsys, monkeypatch):
+def test_a_file_that_cannot_be_written_is_named_and_nothing_is_written(
+    library, capsys, monkeypatch
+):
     # Permissions do not stop every user (root writes a read-only file), so the write itself
-    # fails here as it does on a read-only file or a full disk.
+    # fails here as it does on a read-only file or a full disk: after bom.py was written.
     write_bytes = Path.write_bytes
 
     def refuse_core(self: Path, data: bytes) -> int:
@@ -397,19 +405,30 @@ def test_a_file_that_cannot_be_written_is_named_and_the_rest_migrated(library, c
 
     monkeypatch.setattr(Path, "write_bytes", refuse_core)
     assert main(["lib"]) == 2
-    out = capsys.readouterr().out.splitlines()
     core = os.path.join("lib", "core.py")
-    assert out == [
-        f"migrated {os.path.join('lib', 'bom.py')}",
+    assert capsys.readouterr().out.splitlines() == [
         f"{core}:1:1: error: cannot write: Permission denied",
-        f"migrated {os.path.join('lib', 'latin1.py')}",
-        no_pyproject("lib"),
-        "Migrated 2 of 4 files; 1 could not be migrated" + PORTED,
+        "1 problem found, so nothing was written (would migrate 3 of 4 files once they are fixed).",
     ]
-    assert contents(library) == {
-        **MIGRATED,
-        "lib/core.py": b"import jax.numpy as jnp\r\n\r\nones = jnp.ones  # CRLF\r\n",
-    }
+    assert contents(library) == ORIGINAL  # bom.py has its old bytes back
+
+
+def test_a_read_only_file_is_found_before_anything_is_written(library, capsys, monkeypatch):
+    # As opening a read-only file for writing fails (for a user other than root).
+    open_path = Path.open
+
+    def read_only_latin1(self: Path, mode: str = "r", *args, **kwargs):
+        if self.name == "latin1.py" and mode not in ("r", "rb"):
+            raise PermissionError(13, "Permission denied", str(self))
+        return open_path(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", read_only_latin1)
+    monkeypatch.setattr(Path, "write_bytes", lambda *_: pytest.fail("a file was written"))
+    assert main(["lib"]) == 2
+    out = capsys.readouterr().out.splitlines()
+    latin1 = os.path.join("lib", "latin1.py")
+    assert out[0] == f"{latin1}:1:1: error: cannot write: Permission denied"
+    assert contents(library) == ORIGINAL
 
 
 def test_a_directory_without_python_files_is_an_error(library, capsys):
@@ -417,11 +436,11 @@ def test_a_directory_without_python_files_is_an_error(library, capsys):
     (library / "empty" / "notes.txt").write_text("import jax\n")
     assert main(["empty", "lib/core.py"]) == 2
     out = capsys.readouterr().out.splitlines()
-    assert out[:2] == [
+    assert out == [
         "empty:1:1: error: no Python file under this directory",
-        f"migrated {os.path.join('lib', 'core.py')}",
+        "1 problem found, so nothing was written (would migrate 1 of 1 file once they are fixed).",
     ]
-    assert out[-1] == "Migrated 1 of 1 file; 1 could not be migrated" + PORTED
+    assert contents(library) == ORIGINAL
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
@@ -440,7 +459,10 @@ def test_a_symlinked_directory_is_walked_once_and_never_out_of_the_tree(
         f"{os.path.join('lib', 'linked')}:1:1: error: a symlink to a directory outside the "
         "tree: not migrated (name its target to migrate it)"
     ) in out
-    assert out[-1] == "Migrated 3 of 4 files; 1 could not be migrated" + PORTED
+    assert out[-1] == (
+        "1 problem found, so nothing was written (would migrate 3 of 4 files once they are fixed)."
+    )
+    assert contents(library) == ORIGINAL
     assert (elsewhere / "mod.py").read_text() == "import jax\n"
     (elsewhere / "back").symlink_to(elsewhere)  # a loop, walked once
     assert main(["--no-pyproject", str(elsewhere)]) == 0
@@ -555,9 +577,16 @@ def test_the_range_comes_from_jax_or_the_nearest_pyproject(library, capsys):
     capsys.readouterr()
     (library / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=banana"]\n')
     assert main(["lib/bom.py"]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"error: {library / 'pyproject.toml'}: the jax requirement 'jax>=banana' is not a valid "
+        "PEP 508 requirement: fix it, then migrate again",
+        "1 problem found, so nothing was read or written.",
+    ]
+    assert main(["--no-pyproject", "lib/bom.py"]) == 2  # the range cannot be read either
     out = capsys.readouterr().out
     assert out.startswith(f"{os.path.join('lib', 'bom.py')}:1:1: error: ")
     assert "jax>=banana" in out
+    assert "fix it, or pass --jax SPEC" in out
 
 
 def test_a_release_compared_as_a_string_is_compared_as_a_tuple():

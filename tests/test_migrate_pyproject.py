@@ -2,16 +2,24 @@
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
+from jaxcompat._checker import main as check
 from jaxcompat._checker._migrate_cli import main
-from jaxcompat._checker._migrate_pyproject import update
+from jaxcompat._checker._migrate_pyproject import PortedFile, end_of_port
+from jaxcompat._checker._pyproject_edit import update
+from jaxcompat._matrix import rows as matrix_rows
 from jaxcompat._surface import rows
 
 from ._helpers import ROOT
 
 NEWEST = rows()[-1]
+
+
+def all_rows():
+    return (1 << len(rows())) - 1
 
 
 @pytest.fixture
@@ -203,3 +211,132 @@ def test_the_pinned_example(tmp_path, monkeypatch, capsys):
     )
     assert main(["--check", "."]) == 0  # a second run changes nothing
     assert (tmp_path / "pinned" / "pyproject.toml").read_text() == text
+
+
+# --- nothing is written unless everything can be ---------------------------------------------
+
+
+def _tree(project):
+    return {
+        path.relative_to(project).as_posix(): path.read_bytes()
+        for path in sorted(project.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "jax", "error"),
+    [
+        (
+            '[project\nname = "lib"\ndependencies = ["jax>=0.5"]\n',
+            None,
+            "it is not valid TOML: Expected ']' at the end of a table declaration (at line 1, "
+            "column 9)",
+        ),
+        (
+            '[project\nname = "lib"\ndependencies = ["jax>=0.5"]\n',
+            ">=0.5",
+            "it is not valid TOML: Expected ']' at the end of a table declaration (at line 1, "
+            "column 9)",
+        ),
+        (
+            '[project]\nname = "lib"\ndependencies = ["jax>=>0.4", "numpy"]\n',
+            ">=0.5",
+            "the jax requirement 'jax>=>0.4' is not a valid PEP 508 requirement: fix it, then "
+            "migrate again",
+        ),
+        (
+            '[project]\nname = "lib"\ndependencies = ["jaxlib>=>0.4", "jax>=0.5"]\n',
+            None,
+            "the jaxlib requirement 'jaxlib>=>0.4' is not a valid PEP 508 requirement: fix it, "
+            "then migrate again",
+        ),
+    ],
+)
+def test_a_pyproject_that_cannot_be_edited_stops_the_port_before_it_reads(
+    project, capsys, pyproject, jax, error
+):
+    (project / "pyproject.toml").write_text(pyproject)
+    before = _tree(project)
+    assert main(["lib", *(["--jax", jax] if jax else [])]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"error: {project / 'pyproject.toml'}: {error}",
+        "1 problem found, so nothing was read or written.",
+    ]
+    assert _tree(project) == before
+
+
+def test_a_pyproject_that_cannot_be_written_leaves_every_file_as_it_was(
+    project, capsys, monkeypatch
+):
+    (project / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=0.5"]\n')
+    (project / "lib" / "more.py").write_text("import jax.numpy as jnp\n")
+    before = _tree(project)
+    write_bytes = Path.write_bytes
+
+    def full_disk_at_pyproject(self: Path, data: bytes) -> int:
+        if self.name == "pyproject.toml":
+            raise OSError(28, "No space left on device", str(self))
+        return write_bytes(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full_disk_at_pyproject)
+    assert main(["lib"]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"{project / 'pyproject.toml'}:1:1: error: cannot write: No space left on device",
+        "1 problem found, so nothing was written (would migrate 2 of 2 files once they are fixed).",
+    ]
+    assert _tree(project) == before  # the two files written first have their bytes back
+
+
+def test_a_setup_cfg_without_install_requires_is_not_mentioned(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[project]\ndependencies = ["jax>=0.5"]\n')
+    (tmp_path / "setup.cfg").write_text("[egg_info]\ntag_build =\ntag_date = 0\n")
+    assert update(path, "0.4.13").notes == []
+
+
+def test_every_jax_entry_is_lowered_each_no_lower_than_its_pythons_allow(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    newest_python = max(
+        (python for row in matrix_rows() for python in row.pythons),
+        key=lambda python: tuple(map(int, python.split("."))),
+    )
+    first_on_newest = next(row.jax for row in matrix_rows() if newest_python in row.pythons)
+    path.write_text(
+        "[project]\ndependencies = [\n"
+        "    \"jax>=0.6,<0.12; python_version < '3.12'\",\n"
+        f"    \"jax>=0.8.1,<0.12; python_version >= '{newest_python}'\",\n"
+        "    \"jax>=0.8.1,<0.12; python_version >= '9.9'\",\n"
+        "]\n"
+    )
+    edit = update(path, "0.4.13")
+    assert edit.changes == [
+        "jax: \"jax>=0.6,<0.12; python_version < '3.12'\" -> "
+        "\"jax>=0.4.13,<0.12; python_version < '3.12'\"",
+        f"jax: \"jax>=0.8.1,<0.12; python_version >= '{newest_python}'\" -> "
+        f"\"jax>={first_on_newest},<0.12; python_version >= '{newest_python}'\"",
+        "added 'jaxcompat'",
+    ]
+    assert edit.notes == [
+        "jax entry \"jax>=0.8.1,<0.12; python_version >= '9.9'\" is kept: no tested JAX "
+        "release has wheels for a Python its marker admits"
+    ]
+
+
+def test_check_and_matrix_read_every_jax_entry(project, capsys):
+    (project / "pyproject.toml").write_text(
+        "[project]\ndependencies = [\n"
+        "    \"jax>=0.6,<0.12; python_version < '3.14'\",\n"
+        "    \"jax>=0.5.3,<0.6; python_version >= '3.14'\",\n"
+        "]\n"
+    )
+    assert check(["lib"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "Checked for JAX 0.5.3-0.11.2 (from pyproject.toml: jax<0.12,>=0.6 or jax<0.6,>=0.5.3)."
+    )
+
+
+def test_the_floor_is_never_below_the_range_the_gates_were_judged_on(project):
+    ported = [PortedFile(project / "lib" / "__init__.py", "x = 1\n", "x = 1\n", all_rows())]
+    assert end_of_port([project / "lib"], ported, "0.4.30", pyproject=False).floor == "0.4.30"
+    assert end_of_port([project / "lib"], ported, rows()[0], pyproject=False).floor == rows()[0]

@@ -24,8 +24,10 @@ rows, in matrix.yml order, into the file ``jaxcompat/_checker/_module_data.py`` 
   ``M`` a method whose access warns, ``p`` another attribute, ``P`` one whose access warns,
   ``r`` listed but reading it raises, ``.`` absent;
   ``array["device()"]``: calling ``x.device()`` works (``m``), warns (``M``) or raises (``r``);
-- ``names[module][name]``: for the modules in NAMES_OF, one character per row: ``o``, ``w``
-  reading it warns, ``r`` listed but reading it raises, ``.`` absent.
+- ``names[module][name]``: for every public module that imports on some row and whose names
+  the API surface data does not record in detail, one character per row: ``o``, ``w``
+  reading it warns, ``r`` listed but reading it raises, ``.`` absent (a module the row
+  lacks, too).
 """
 
 from __future__ import annotations
@@ -118,16 +120,14 @@ def _device_call_status(array: Any) -> str:
     return "M" if any(issubclass(w.category, DEPRECATIONS) for w in seen) else "m"
 
 
-#: Modules whose names the API surface data does not record, and that libraries read names
-#: of (``jax.interpreters.pxla.ShardedDeviceArray``): their public names per row too.
-NAMES_OF = (
-    "jax.interpreters.pxla",
-    "jax.lib.xla_bridge",
-    "jax.experimental.maps",
-    "jax.experimental.host_callback",
-    "jax.abstract_arrays",
-    "jax.linear_util",
-)
+#: The modules whose names the API surface data records in detail (objects, signatures):
+#: every other public module gets its names recorded here, so that `check` sees
+#: ``jax.lax.linalg.ormqr`` or ``jax.extend.backend.get_backend`` on the rows that lack them.
+API_SURFACE = ROOT / "jaxcompat" / "_data" / "api_surface.json"
+
+
+def _detailed_modules() -> frozenset[str]:
+    return frozenset(json.loads(API_SURFACE.read_text("utf-8"))["modules"])
 
 
 def _names_of(path: str) -> dict[str, str]:
@@ -165,7 +165,12 @@ def probe() -> dict[str, Any]:
     attributes["device()"] = _device_call_status(jnp.zeros(2))
     package = Path(jax.__file__).parent
     modules = {path: _import_status(path) for path in module_paths(package)}
-    names = {path: _names_of(path) for path in NAMES_OF}
+    detailed = _detailed_modules()
+    names = {
+        path: _names_of(path)
+        for path, status in modules.items()
+        if status in "ow" and path not in detailed
+    }
     return {"jax": jax.__version__, "modules": modules, "array": attributes, "names": names}
 
 
@@ -186,7 +191,7 @@ def merge(results: Path, matrix: Path) -> dict[str, Any]:
         return {name: "".join(data[key].get(name, ".") for data in probes) for name in every}
 
     names = {}
-    for path in NAMES_OF:
+    for path in sorted({path for data in probes for path in data["names"]}):
         every = sorted({name for data in probes for name in data["names"].get(path, {})})
         names[path] = {
             name: "".join(data["names"].get(path, {}).get(name, ".") for data in probes)

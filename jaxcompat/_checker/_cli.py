@@ -163,7 +163,7 @@ def main(argv: list[str]) -> int:
                 found_any = True
                 try:
                     source = read_source(file)
-                    scope, origin = range_for_file(file, override, known_ranges)
+                    scope, origin = range_for_file(file, override, known_ranges, "--jax SPEC")
                     try:
                         found = check_source(source, scope)
                     except RecursionError:  # a deep tree that Python may still compile

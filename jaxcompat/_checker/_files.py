@@ -1,4 +1,5 @@
-"""The files ``jaxcompat check`` and ``jaxcompat migrate`` read: which, how, and how deep.
+"""The files ``jaxcompat check`` and ``jaxcompat migrate`` read: which, how, and how deep;
+and how ``migrate`` writes them back: all of them, or none.
 
 Directory symlinks are followed, each directory once, so a loop of them ends; what is not a
 regular file (a FIFO or a device named ``x.py``, which would block the read or never end it)
@@ -18,6 +19,7 @@ import sys
 import threading
 import tokenize
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -26,6 +28,7 @@ __all__ = [
     "LINE_END",
     "NO_PYTHON_FILES",
     "SKIPPED_DIRECTORIES",
+    "Write",
     "char_column",
     "decode_keeping_line_ends",
     "existing_paths",
@@ -34,7 +37,9 @@ __all__ = [
     "read_regular_file",
     "read_source",
     "source_lines",
+    "unwritable",
     "with_deep_recursion",
+    "write_all_or_none",
 ]
 
 _T = TypeVar("_T")
@@ -199,3 +204,40 @@ def with_deep_recursion(function: Callable[[], _T]) -> _T:
     if failure:
         raise failure[0]
     return result[0]
+
+
+@dataclass(frozen=True)
+class Write:
+    """A file the port rewrites: its new bytes, and its bytes as they were (to put back
+    should a later write fail)."""
+
+    path: Path
+    new: bytes
+    old: bytes
+
+
+def unwritable(path: Path) -> str | None:
+    """Why `path` cannot be rewritten, found before any file is: opened for writing
+    without changing a byte. None where it can."""
+    try:
+        with path.open("r+b"):
+            pass
+    except OSError as error:
+        return f"cannot write: {error.strerror or error}"
+    return None
+
+
+def write_all_or_none(writes: list[Write]) -> tuple[Path, str] | None:
+    """Write every file, or none: where a write fails (a full disk), the files written
+    before it get their old bytes back. Returns (the file, why) on failure."""
+    done: list[Write] = []
+    for write in writes:
+        try:
+            write.path.write_bytes(write.new)
+        except OSError as error:
+            for written in reversed(done):
+                with contextlib.suppress(OSError):
+                    written.path.write_bytes(written.old)
+            return write.path, f"cannot write: {error.strerror or error}"
+        done.append(write)
+    return None

@@ -39,12 +39,15 @@ from ._edits import applied, edited_tree
 from ._files import (
     LEADS_OUTSIDE,
     NO_PYTHON_FILES,
+    Write,
     decode_keeping_line_ends,
     existing_paths,
     few_collections,
     python_files,
     read_regular_file,
+    unwritable,
     with_deep_recursion,
+    write_all_or_none,
 )
 from ._migrate import import_edits, keyword_edits, remove_gates
 from ._migrate_gates import dead_branches_removed
@@ -53,10 +56,14 @@ from ._migrate_pyproject import (
     SUPPRESSION,
     PortedFile,
     down_to,
-    finish_port,
+    end_of_port,
     gate_count,
     lowest_release,
+    nearest_pyproject,
+    nothing_written,
+    say_pyproject,
 )
+from ._pyproject_edit import PyprojectError, validate
 from ._ranges import RangeError, range_for_file, spec_mask
 from ._retree import reparsed_statements
 from ._rules import Finding
@@ -131,7 +138,7 @@ def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, 
     """Raises OSError, SyntaxError, ValueError (a RangeError among them, for a pyproject.toml
     whose jax requirement is invalid)."""
     text, encoding = decode_keeping_line_ends(read_regular_file(file))
-    scope, _ = range_for_file(file, override, known_ranges)
+    scope, _ = range_for_file(file, override, known_ranges, "--jax SPEC")
     tree = _protected(_parsed, text, scope)
     edits = _protected(lambda source, _: import_edits(source, tree, scope), text, scope)
     imported = applied(text, edits)
@@ -238,7 +245,11 @@ def _problem(error: Exception) -> tuple[int, str]:
 
 def main(argv: list[str]) -> int:
     """Run ``jaxcompat migrate`` with `argv` (the arguments after ``migrate``); return the
-    exit code."""
+    exit code.
+
+    Nothing is written unless everything can be: a file that cannot be read, parsed or
+    written, or a pyproject.toml that cannot be edited, is named, and no file changes.
+    """
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exit:
@@ -252,9 +263,19 @@ def main(argv: list[str]) -> int:
     if paths is None:
         return 2
     write = not (args.diff or args.check)
+    pyproject = nearest_pyproject(paths[0]) if not args.no_pyproject and paths else None
+    try:
+        if pyproject is not None:
+            validate(pyproject)
+    except PyprojectError as error:
+        print(f"error: {error}")
+        print("1 problem found, so nothing was read or written.")
+        return 2
     known_ranges: dict[Path, tuple[int, str]] = {}
-    files = changed = failed = 0
+    files = changed = 0
+    problems: list[str] = []  # each a "file:line:1: error: ..." line
     ported: list[PortedFile] = []
+    writes: list[Write] = []
     loaded: list[_Loaded | tuple[Path, Exception]] = []
     every_row = (1 << len(rows())) - 1
     kept_lines = 0  # of the trees kept for the findings on the lowered range
@@ -288,8 +309,8 @@ def main(argv: list[str]) -> int:
             if isinstance(item, tuple):
                 file, unreadable = item
                 line, problem = _problem(unreadable)
-                print(f"{file}:{line}:1: error: {problem}")
-                failed += 1
+                problems.append(f"{file}:{line}:1: error: {problem}")
+                print(problems[-1])
                 continue
             file, source, scope = item.file, item.source, item.scope
             imported = next(reads)
@@ -305,8 +326,8 @@ def main(argv: list[str]) -> int:
                 )
             except (SyntaxError, ValueError, RecursionError) as error:
                 line, problem = _problem(error)
-                print(f"{file}:{line}:1: error: {problem}")
-                failed += 1
+                problems.append(f"{file}:{line}:1: error: {problem}")
+                print(problems[-1])
                 continue
             files += 1
             reading = item.checked
@@ -337,26 +358,44 @@ def main(argv: list[str]) -> int:
                     )
                 )
             if write:
-                try:
-                    file.write_bytes(migrated.encode(item.encoding))
-                except OSError as error:
-                    print(f"{file}:1:1: error: cannot write: {error.strerror or error}")
-                    ported[-1] = PortedFile(file, source, source, scope)  # as it stays
-                    changed -= 1
-                    failed += 1
-                    continue
-                print(f"migrated {file}")
+                writes.append(Write(file, migrated.encode(item.encoding), b""))
             elif not args.diff:
                 print(f"would migrate {file}")
-    with few_collections():
-        pyproject_changed, closing = finish_port(
-            paths, ported, write=write, diff=args.diff, pyproject=not args.no_pyproject
-        )
+    try:
+        with few_collections():
+            end = end_of_port(paths, ported, floor, pyproject=not args.no_pyproject)
+    except PyprojectError as error:
+        problems.append(f"{error}")
+        print(f"error: {error}")
+        end = None
     verb = "Migrated" if write else "Would migrate"
+    if end is None or problems:
+        return nothing_written(verb, changed, files, len(problems), write)
+    pyproject_changed = end.edit is not None and end.edit.text != end.edit.path.read_text(
+        encoding="utf-8"
+    )
+    if pyproject_changed and write:
+        assert end.edit is not None
+        writes.append(Write(end.edit.path, end.edit.text.encode("utf-8"), b""))
+    if write:
+        refused = [(w.path, why) for w in writes if (why := unwritable(w.path)) is not None]
+        if not refused:
+            writes = [dataclasses.replace(w, old=w.path.read_bytes()) for w in writes]
+            failed_write = write_all_or_none(writes)
+            refused = [failed_write] if failed_write is not None else []
+        if refused:
+            for path, why in refused:
+                print(f"{path}:1:1: error: {why}")
+            return nothing_written(verb, changed, files, len(refused), write)
+        for written in writes:
+            if written.path.suffix == ".py":
+                print(f"migrated {written.path}")
+    for line in end.said_first:
+        print(line)
+    if end.edit is not None:
+        say_pyproject(end.edit, changed=pyproject_changed, write=write, diff=args.diff)
+    for line in end.left:
+        print(line)
     summary = f"{verb} {changed} of {files} file{'s' if files != 1 else ''}"
-    if failed:
-        summary += f"; {failed} could not be migrated"
-    print("; ".join([summary, *closing]) + ".")
-    if failed:
-        return 2
+    print("; ".join([summary, *end.closing]) + ".")
     return 1 if args.check and (changed or pyproject_changed) else 0

@@ -1,25 +1,18 @@
-"""The end of ``jaxcompat migrate``: the nearest pyproject.toml, and what is left for a person.
+"""The end of ``jaxcompat migrate``: the floor the port declares, and what is left for a person.
 
 Once the sources are ported, the library's metadata still pins it: its ``jax>=`` floor stays
 where JAX's own API put it, and without ``jaxcompat`` among its dependencies ``pip install``
-of the ported library fails to import. This module
-
-- finds the lowest release the ported code runs on: the first release after every one on
-  which ``check`` finds the ported code fails (a missing or removed name, a keyword not
-  taken, a positional call, a jaxcompat name JAX cannot give there);
-- edits the ``[project].dependencies`` array of the nearest pyproject.toml in place, keeping
-  every other byte (comments, layout, quoting): ``jaxcompat`` is added after ``jax``, and a
-  ``>=``/``>`` floor above that release is lowered to it (never raised; caps and exclusions
-  stay);
-- reports what it does not edit: Poetry's ``[tool.poetry.dependencies]``, a setup.cfg, and
-  installed dependencies whose own jax requirement has a higher floor.
+of the ported library fails to import. This module finds the lowest release the ported code
+runs on (the first release after every one on which ``check`` finds the ported code fails: a
+missing or removed name, a keyword not taken, a positional call, a jaxcompat name JAX cannot
+give there), never below the range its gates were judged on, and hands it to
+``_pyproject_edit`` for the nearest pyproject.toml.
 """
 
 from __future__ import annotations
 
 import ast
 import difflib
-import importlib.metadata
 import re
 import sys
 import warnings
@@ -27,47 +20,28 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
-
-from .._matrix import rows as matrix_rows
 from .._surface import rows
 from ._files import source_lines
+from ._pyproject_edit import PyprojectEdit, release, update
 from ._resolve import resolve_file
 from ._rules import Finding
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = [
     "FAILING_CODES",
     "GATE_CODES",
-    "PyprojectEdit",
+    "PortEnd",
     "down_to",
-    "finish_port",
+    "end_of_port",
     "gate_count",
     "lowest_release",
     "nearest_pyproject",
-    "update",
+    "nothing_written",
+    "say_pyproject",
 ]
 
 #: The findings on which the code does not run: AttributeError/ImportError, TypeError, or a
 #: position that means another parameter.
 FAILING_CODES = frozenset({"JC001", "JC003", "JC010", "JC020", "JC040"})
-
-_FLOOR = re.compile(r"(>=|>)\s*([0-9]+(?:\.[0-9]+)*)")
-
-
-@dataclass(frozen=True)
-class PyprojectEdit:
-    """What the update did (``text`` is the new file) and what it reports."""
-
-    path: Path
-    text: str
-    changes: list[str]
-    notes: list[str]
 
 
 def lowest_release(findings: list[Finding]) -> str:
@@ -94,164 +68,6 @@ def nearest_pyproject(path: Path) -> Path | None:
         if (candidate / "pyproject.toml").is_file():
             return candidate / "pyproject.toml"
     return None
-
-
-def _release(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.split("."))
-
-
-@dataclass(frozen=True)
-class _String:
-    start: int  # of the opening quote
-    end: int  # after the closing quote
-    value: str
-    quote: str
-
-
-def _array_strings(text: str, start: int) -> tuple[list[_String], int]:
-    """The string literals of the TOML array whose ``[`` is at ``start``, and where it ends.
-
-    A scanner, not a parser: strings (``"..."`` with escapes, ``'...'``), comments and
-    nested arrays are stepped over, so that a ``]`` or ``#`` inside a string is read as text.
-    """
-    strings: list[_String] = []
-    depth, index = 0, start
-    while index < len(text):
-        char = text[index]
-        if char in "\"'":
-            end = index + 1
-            while text[end] != char:
-                end += 2 if char == '"' and text[end] == "\\" else 1
-            strings.append(_String(index, end + 1, text[index + 1 : end], char))
-            index = end + 1
-            continue
-        if char == "#":
-            index = text.index("\n", index) if "\n" in text[index:] else len(text)
-            continue
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-            if depth == 0:
-                return strings, index
-        index += 1
-    raise ValueError("the dependencies array does not end")
-
-
-def _dependencies_array(text: str) -> int | None:
-    """Where the ``[`` of ``[project].dependencies`` is, or None."""
-    section = re.search(r"(?m)^\[project\]\s*$", text)
-    if section is None:
-        return None
-    following = re.search(r"(?m)^\[", text[section.end() :])
-    end = section.end() + following.start() if following else len(text)
-    key = re.compile(r"(?m)^dependencies\s*=\s*\[").search(text, section.end(), end)
-    return key.end() - 1 if key else None
-
-
-def _name(value: str) -> str | None:
-    try:
-        return canonicalize_name(Requirement(value).name)
-    except InvalidRequirement:
-        return None
-
-
-def _insert_after(text: str, entry: _String, new: str) -> str:
-    """``text`` with the string ``new`` added after ``entry`` in its array, in its layout."""
-    line_start = text.rfind("\n", 0, entry.start) + 1
-    before = text[line_start : entry.start]
-    multiline = before.strip() == ""
-    after = entry.end
-    has_comma = text[after : after + 1] == ","
-    literal = f"{entry.quote}{new}{entry.quote}"
-    if multiline:  # a line of its own, after the line of `entry` and its comment
-        if not has_comma:
-            text, after = text[:after] + "," + text[after:], after + 1
-        line_end = text.find("\n", after)
-        line_end = len(text) if line_end < 0 else line_end
-        comma = "," if has_comma else ""
-        return text[:line_end] + f"\n{before}{literal}{comma}" + text[line_end:]
-    if has_comma:
-        return text[: after + 1] + f" {literal}," + text[after + 1 :]
-    return text[:after] + f", {literal}" + text[after:]
-
-
-def _installed_floors(names: list[str], floor: str) -> list[str]:
-    """What the installed dependencies' own jax requirements say, for the report."""
-    notes, unchecked = [], []
-    for name in names:
-        try:
-            requires = importlib.metadata.requires(name) or []
-        except importlib.metadata.PackageNotFoundError:
-            unchecked.append(name)
-            continue
-        for entry in requires:
-            try:
-                requirement = Requirement(entry)
-            except InvalidRequirement:
-                continue
-            if canonicalize_name(requirement.name) != "jax" or requirement.marker is not None:
-                continue
-            if not requirement.specifier.contains(floor, prereleases=True):
-                notes.append(
-                    f"{name} (installed) requires jax{requirement.specifier}: it pulls JAX "
-                    f"above {floor}"
-                )
-    checked = [n for n in names if n not in unchecked]
-    if checked:
-        notes.append(f"checked the jax requirement of the installed {', '.join(checked)}")
-    if unchecked:
-        notes.append(
-            f"not installed, so not checked (the package index is not read): {', '.join(unchecked)}"
-        )
-    return notes
-
-
-def update(pyproject: Path, floor: str) -> PyprojectEdit:
-    """The pyproject.toml with jaxcompat added and the jax floor lowered to ``floor``."""
-    text = pyproject.read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    notes: list[str] = []
-    if isinstance(data.get("tool"), dict) and "poetry" in data["tool"]:
-        notes.append(
-            f"{pyproject}: [tool.poetry] dependencies are not edited: add jaxcompat and set "
-            f"jax >={floor} there yourself"
-        )
-    if (pyproject.parent / "setup.cfg").is_file():
-        notes.append(
-            f"{pyproject.parent / 'setup.cfg'} is not edited: add jaxcompat to its "
-            f"install_requires and set jax>={floor} there yourself"
-        )
-    bracket = _dependencies_array(text)
-    if bracket is None:
-        notes.append(f"{pyproject}: no [project] dependencies array: add jaxcompat yourself")
-        return PyprojectEdit(pyproject, text, [], notes)
-    strings, _ = _array_strings(text, bracket)
-    named = {_name(s.value): s for s in strings}
-    changes: list[str] = []
-    # jaxlib's floor goes down with jax's: a jaxlib newer than the jax it runs with is refused.
-    jaxlib_floor = next((row.jaxlib for row in matrix_rows() if row.jax == floor), floor)
-    for name, lowest in (("jax", floor), ("jaxlib", jaxlib_floor)):
-        entry = named.get(name)
-        match = _FLOOR.search(entry.value) if entry is not None else None
-        if entry is None or match is None or _release(match.group(2)) <= _release(lowest):
-            continue
-        value = entry.value[: match.start()] + f">={lowest}" + entry.value[match.end() :]
-        text = text[: entry.start + 1] + value + text[entry.end - 1 :]
-        changes.append(f"{name}: {entry.value!r} -> {value!r}")
-        strings, _ = _array_strings(text, bracket)
-        named = {_name(s.value): s for s in strings}
-    jax = named.get("jax")
-    if "jaxcompat" not in named:
-        anchor = jax if jax is not None else (strings[-1] if strings else None)
-        if anchor is None:
-            text = text[: bracket + 1] + '"jaxcompat"' + text[bracket + 1 :]
-        else:
-            text = _insert_after(text, anchor, "jaxcompat")
-        changes.append("added 'jaxcompat'")
-    others = sorted(n for n in named if n is not None and n not in ("jax", "jaxlib", "jaxcompat"))
-    notes.extend(_installed_floors(others, floor))
-    return PyprojectEdit(pyproject, text, changes, notes)
 
 
 #: The codes of the gates a port may remove: ``check`` gives each such gate one of them.
@@ -306,12 +122,32 @@ class PortedFile:
 KEPT_LINES = 200_000
 
 
-def finish_port(
-    paths: list[Path], ported: list[PortedFile], *, write: bool, diff: bool, pyproject: bool
-) -> tuple[bool, list[str]]:
-    """Update the nearest pyproject.toml (unless not ``pyproject``) and say what is left.
+@dataclass(frozen=True)
+class PortEnd:
+    """How a port ends, computed before anything is written: the floor it declares, the
+    pyproject.toml edit, and what it says."""
 
-    Returns (whether the pyproject.toml changes, the closing lines for the summary).
+    floor: str
+    pyproject: Path | None  # the nearest pyproject.toml, where the port edits it
+    edit: PyprojectEdit | None
+    said_first: list[str]  # before the pyproject.toml's own lines (no pyproject.toml above)
+    left: list[str]  # the findings left for a person
+    closing: list[str]  # the summary's closing parts
+
+
+def _later(first: str, second: str) -> str:
+    return first if release(first) >= release(second) else second
+
+
+def end_of_port(
+    paths: list[Path], ported: list[PortedFile], port_floor: str, *, pyproject: bool
+) -> PortEnd:
+    """The floor the port declares, the edit of the nearest pyproject.toml (unless not
+    ``pyproject``) and what is left for a person. Writes nothing; raises PyprojectError.
+
+    The floor is the lowest release the ported code runs on, and never below `port_floor`:
+    the gates were judged on the range from there, and a branch removed as dead above it
+    would have run below it.
     """
     from ._cli import check_source  # the findings as `check` gives them, suppressions kept
 
@@ -322,32 +158,20 @@ def finish_port(
         else check_source(file.migrated, every_row)
         for file in ported
     ]
-    floor = lowest_release([finding for found in on_every_row for finding in found])
-    changed = False
+    floor = _later(
+        lowest_release([finding for found in on_every_row for finding in found]), port_floor
+    )
+    said_first: list[str] = []
+    found: Path | None = None
+    edit: PyprojectEdit | None = None
     if pyproject and paths:
         found = nearest_pyproject(paths[0])
         if found is None:
-            print(f"no pyproject.toml above {paths[0]}: add jaxcompat and jax>={floor} yourself")
+            said_first.append(
+                f"no pyproject.toml above {paths[0]}: add jaxcompat and jax>={floor} yourself"
+            )
         else:
-            original = found.read_text(encoding="utf-8")
             edit = update(found, floor)
-            changed = edit.text != original
-            if changed and diff:
-                sys.stdout.writelines(
-                    difflib.unified_diff(
-                        original.splitlines(keepends=True),
-                        edit.text.splitlines(keepends=True),
-                        f"{found} (before)",
-                        f"{found} (migrated)",
-                    )
-                )
-            if changed and write:
-                found.write_text(edit.text, encoding="utf-8")
-            if changed and not diff:
-                verb = "updated" if write else "would update"
-                print(f"{verb} {found}: {'; '.join(edit.changes)}")
-            for note in edit.notes:
-                print(f"note: {note}")
     left: list[str] = []
     codes: Counter[str] = Counter()
     removed = 0
@@ -367,8 +191,6 @@ def finish_port(
             codes[finding.code] += 1
             where = f"{file.path}:{finding.line}:{finding.col}"
             left.append(f"left for a person: {where}: {finding.code} {finding.message}")
-    for line in left:
-        print(line)
     counted = ", ".join(f"{code}: {count}" for code, count in sorted(codes.items()))
     closing = [
         f"removed {removed} version gate{'s' if removed != 1 else ''}",
@@ -377,4 +199,34 @@ def finish_port(
         f"the ported code runs on JAX {floor} and newer"
         + (" once those are fixed" if left else ""),
     ]
-    return changed, closing
+    return PortEnd(floor, found, edit, said_first, left, closing)
+
+
+def nothing_written(verb: str, changed: int, files: int, problems: int, write: bool) -> int:
+    """The summary of a port stopped by `problems`: exit 2."""
+    would = "would migrate" if write else verb.lower()
+    what = "nothing was written" if write else "fix them first"
+    print(
+        f"{problems} problem{'s' if problems != 1 else ''} found, so {what} ({would} "
+        f"{changed} of {files} file{'s' if files != 1 else ''} once they are fixed)."
+    )
+    return 2
+
+
+def say_pyproject(edit: PyprojectEdit, *, changed: bool, write: bool, diff: bool) -> None:
+    """The pyproject.toml's part of the output: its diff or its changes, and the notes."""
+    if changed and diff:
+        original = edit.path.read_text(encoding="utf-8")
+        sys.stdout.writelines(
+            difflib.unified_diff(
+                original.splitlines(keepends=True),
+                edit.text.splitlines(keepends=True),
+                f"{edit.path} (before)",
+                f"{edit.path} (migrated)",
+            )
+        )
+    if changed and not diff:
+        verb = "updated" if write else "would update"
+        print(f"{verb} {edit.path}: {'; '.join(edit.changes)}")
+    for note in edit.notes:
+        print(f"note: {note}")

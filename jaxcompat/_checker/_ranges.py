@@ -27,6 +27,7 @@ __all__ = [
     "ALL",
     "RangeError",
     "describe",
+    "leading_name",
     "mask_of",
     "range_for_file",
     "release_tuple",
@@ -100,53 +101,89 @@ def spec_mask(text: str, origin: str) -> int:
             mask |= 1 << index
     if not mask:
         raise RangeError(
-            f"{origin}: {text!r} admits no supported JAX release "
-            f"(the matrix has {rows()[0]} to {rows()[-1]})"
+            f"{origin}: {text!r} admits none of the {len(rows())} tested JAX releases"
+            f"{_untested(spec)}; `jaxcompat matrix --select all` lists them"
         )
     return mask
 
 
-def _jax_requirement(pyproject: Path) -> str | None:
-    """The specifier of the ``jax`` entry of ``[project].dependencies``, or None."""
+def _untested(spec: SpecifierSet) -> str:
+    """Where the releases a specifier names stand among the tested ones: the matrix has
+    gaps (0.4.14-0.4.17 are no rows), so "0.4.13 to 0.12.0.1" would not say why."""
+    tested = [Version(row) for row in rows()]
+    said: list[str] = []
+    for specifier in spec:
+        try:
+            named = Version(specifier.version.removesuffix(".*"))
+        except InvalidVersion:
+            continue
+        if named in tested:
+            continue
+        below = [release for release in tested if release < named]
+        above = [release for release in tested if release > named]
+        if below and above:
+            said.append(f"{named} is not one of them (the nearest are {below[-1]} and {above[0]})")
+        elif below:
+            said.append(f"the newest is {below[-1]}")
+        else:
+            said.append(f"the oldest is {above[0]}")
+    return f": {'; '.join(dict.fromkeys(said))}" if said else ""
+
+
+def _jax_requirements(pyproject: Path, fix_option: str | None) -> list[str] | None:
+    """The specifier of every ``jax`` entry of ``[project].dependencies`` (one per marker,
+    such as ``python_version < '3.14'``), or None where there is none."""
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise RangeError(f"{pyproject}: cannot read it: {error}") from None
     project = data.get("project", {})
     dependencies = project.get("dependencies", []) if isinstance(project, dict) else []
+    found: list[str] = []
     for entry in dependencies if isinstance(dependencies, list) else []:
         try:
             requirement = Requirement(str(entry))
         except InvalidRequirement as error:
             # Another package's bad entry is not ours to judge; a bad jax entry would leave the
             # range unknown, and checking every release instead would be a silent guess.
-            if canonicalize_name(_leading_name(str(entry))) == "jax":
+            if canonicalize_name(leading_name(str(entry))) == "jax":
+                fix = f"fix it, or pass {fix_option}" if fix_option else "fix it"
                 raise RangeError(
                     f"{pyproject}: the jax requirement {str(entry)!r} is not a valid PEP 508 "
-                    f"requirement ({str(error).splitlines()[0]}); fix it, or pass --jax SPEC"
+                    f"requirement ({str(error).splitlines()[0]}); {fix}"
                 ) from None
             continue
         if canonicalize_name(requirement.name) == "jax":
-            return str(requirement.specifier)
-    return None
+            found.append(str(requirement.specifier))
+    return found or None
 
 
-def _leading_name(entry: str) -> str:
+def leading_name(entry: str) -> str:
     """The distribution name a requirement starts with, even where the rest is not valid."""
     return re.split(r"[^A-Za-z0-9._-]", entry.strip(), maxsplit=1)[0]
 
 
-def _range_for_directory(directory: Path) -> tuple[int, str]:
+def _range_for_directory(directory: Path, fix_option: str | None) -> tuple[int, str]:
     for candidate in (directory, *directory.parents):
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file():
-            text = _jax_requirement(pyproject)
-            if text is None:
+            specifiers = _jax_requirements(pyproject, fix_option)
+            if specifiers is None:
                 break
             shown = _shown(pyproject)
-            if not text:
+            if "" in specifiers:
                 return _all_rows(), f"{shown}: jax, unpinned"
-            return spec_mask(text, shown), f"{shown}: jax{text}"
+            # Entries under different markers (one per Python) each hold on their own
+            # Pythons: the library supports the releases any of them admits.
+            mask, refused = 0, []
+            for text in specifiers:
+                try:
+                    mask |= spec_mask(text, shown)
+                except RangeError as error:
+                    refused.append(error)
+            if not mask:
+                raise refused[0]
+            return mask, f"{shown}: " + " or ".join(f"jax{text}" for text in specifiers)
     return _all_rows(), "every supported release"
 
 
@@ -159,20 +196,24 @@ def _shown(path: Path) -> str:
 
 
 def range_for_file(
-    path: Path, override: int | None, known: dict[Path, tuple[int, str]]
+    path: Path,
+    override: int | None,
+    known: dict[Path, tuple[int, str]],
+    fix_option: str | None = None,
 ) -> tuple[int, str]:
     """The rows `path` is checked on, and where that range comes from.
 
     `override` (from ``--jax``) wins; else the nearest ``pyproject.toml`` that exists is read
     (a ``jax`` requirement in ``[project].dependencies``, ``!=`` included); else every row.
     `known` holds the ranges of the directories seen so far in this run (each read once; a
-    later run reads the files again, as they may have changed).
+    later run reads the files again, as they may have changed). `fix_option` is the
+    command's option that overrides the range, named where the pyproject.toml's is invalid.
     """
     if override is not None:
         return override, "--jax"
     directory = path.resolve().parent
     if directory not in known:
-        known[directory] = _range_for_directory(directory)
+        known[directory] = _range_for_directory(directory, fix_option)
     return known[directory]
 
 
