@@ -15,10 +15,42 @@ if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", "")
 
 import pytest
 
+#: Test files whose outcome does not depend on the installed JAX: the checker, migrate,
+#: matrix, nox helpers and the generated docs read jaxcompat's data files and the tree, not
+#: JAX. Their tests are marked ``one_row``: nox runs them on the oldest and the newest row
+#: and on every other-Python cell (the checker reads Python's own syntax trees), and leaves
+#: them out of the rows between, where they would test the same thing again. A test in these
+#: files that runs ported code on the installed JAX is marked ``every_row``.
+ONE_ROW_FILES = frozenset(
+    {
+        "test_check.py",
+        "test_check_cli.py",
+        "test_check_jaxcompat_calls.py",
+        "test_check_modules.py",
+        "test_check_public_api.py",
+        "test_compatibility_doc.py",
+        "test_docs_reference.py",
+        "test_downstream_project.py",
+        "test_matrix.py",
+        "test_matrix_cli.py",
+        "test_migrate.py",
+        "test_migrate_pyproject.py",
+        "test_nox_helpers.py",
+        "test_retree.py",
+        "test_third_party.py",
+    }
+)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "tracer_hash: also run with JAX's tracer-hash deprecation accelerated"
+    )
+    config.addinivalue_line(
+        "markers", "one_row: the outcome does not depend on the installed JAX (conftest.py)"
+    )
+    config.addinivalue_line(
+        "markers", "every_row: runs on every row though its file's other tests are one_row"
     )
     # The matrix sets this on rows where JAX can raise its future TypeError early.
     for name in filter(None, os.environ.get("JAXCOMPAT_TEST_ACCELERATE", "").split(",")):
@@ -34,3 +66,9 @@ def fresh_jaxcompat():
     from tests._fresh_interpreter import run_fresh_interpreter
 
     return run_fresh_interpreter()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in ONE_ROW_FILES and item.get_closest_marker("every_row") is None:
+            item.add_marker(pytest.mark.one_row)

@@ -32,7 +32,8 @@ MODULES = {
         "jax.extend.backend": "..ooooo",
         "jax.experimental.jax2tf": "ddddddd",
     },
-    "names": {"jax.interpreters.pxla": {"ShardedDeviceArray": "w......", "thread_resources": ALL}},
+    # Each name as runs of a character and a count (tools/module_surface.py).
+    "names": {"jax.interpreters.pxla": {"ShardedDeviceArray": "w1.6", "thread_resources": "o7"}},
     "array": {
         "device_buffer": "pP.....",
         "device_buffers": "pP.....",

@@ -3,6 +3,7 @@
 import re
 import sys
 
+import pytest
 import yaml
 
 if sys.version_info >= (3, 11):
@@ -59,6 +60,7 @@ def test_newest_row_is_a_breakpoint_row():
     assert "breakpoint" in MATRIX[-1].get("tags", [])
 
 
+@pytest.mark.every_row
 def test_installed_jax_is_a_row_or_newer():
     assert jaxcompat.JAX_VERSION in RELEASES or RELEASES[-1] < jaxcompat.JAX_VERSION
 

@@ -125,6 +125,7 @@ def test_a_continued_import_keeps_every_line_number():
     assert namespace["jnp"] is jaxcompat.numpy
 
 
+@pytest.mark.every_row
 def test_rewritten_code_binds_jaxcompat_and_reaches_unmirrored_modules():
     import jax.scipy.special
 
@@ -539,6 +540,7 @@ def test_the_console_script_and_python_m_jaxcompat_run_it(library, capsys, monke
     assert contents(library) == MIGRATED
 
 
+@pytest.mark.every_row
 def test_a_migrated_library_runs_on_jaxcompat(library, monkeypatch):
     assert main(["lib"]) == 0
     monkeypatch.syspath_prepend(str(library))

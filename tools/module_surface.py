@@ -27,13 +27,14 @@ rows, in matrix.yml order, into the file ``jaxcompat/_checker/_module_data.py`` 
 - ``names[module][name]``: for every public module that imports on some row and whose names
   the API surface data does not record in detail, one character per row: ``o``, ``w``
   reading it warns, ``r`` listed but reading it raises, ``.`` absent (a module the row
-  lacks, too).
+  lacks, too); written as runs, each a character and its count (``.39o8``).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import subprocess
 import sys
@@ -174,6 +175,11 @@ def probe() -> dict[str, Any]:
     return {"jax": jax.__version__, "modules": modules, "array": attributes, "names": names}
 
 
+def run_lengths(chars: str) -> str:
+    """``....ooo`` as ``.4o3``: most names keep one state over a run of rows."""
+    return "".join(f"{char}{len(list(run))}" for char, run in itertools.groupby(chars))
+
+
 def merge(results: Path, matrix: Path) -> dict[str, Any]:
     import yaml
 
@@ -194,7 +200,9 @@ def merge(results: Path, matrix: Path) -> dict[str, Any]:
     for path in sorted({path for data in probes for path in data["names"]}):
         every = sorted({name for data in probes for name in data["names"].get(path, {})})
         names[path] = {
-            name: "".join(data["names"].get(path, {}).get(name, ".") for data in probes)
+            name: run_lengths(
+                "".join(data["names"].get(path, {}).get(name, ".") for data in probes)
+            )
             for name in every
         }
     return {

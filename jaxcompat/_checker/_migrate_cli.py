@@ -388,14 +388,14 @@ def main(argv: list[str]) -> int:
                 print(f"{path}:1:1: error: {why}")
             return nothing_written(verb, changed, files, len(refused), write)
         for written in writes:
-            if written.path.suffix == ".py":
+            if end.edit is None or written.path != end.edit.path:
                 print(f"migrated {written.path}")
-    for line in end.said_first:
-        print(line)
+    for said in end.said_first:
+        print(said)
     if end.edit is not None:
         say_pyproject(end.edit, changed=pyproject_changed, write=write, diff=args.diff)
-    for line in end.left:
-        print(line)
+    for said in end.left:
+        print(said)
     summary = f"{verb} {changed} of {files} file{'s' if files != 1 else ''}"
     print("; ".join([summary, *end.closing]) + ".")
     return 1 if args.check and (changed or pyproject_changed) else 0

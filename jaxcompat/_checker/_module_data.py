@@ -9,12 +9,20 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from importlib import resources
 from typing import Any
 
 from .._surface import rows
 
-__all__ = ["array_attribute", "module_mask", "module_name", "modules_known"]
+__all__ = [
+    "array_attribute",
+    "module_mask",
+    "module_name",
+    "module_unknown",
+    "modules_known",
+    "rows_of_runs",
+]
 
 
 @functools.cache
@@ -34,6 +42,14 @@ def _mask(chars: str, present: str) -> int:
     return sum(1 << index for index, char in enumerate(chars) if char in present)
 
 
+_RUN = re.compile(r"(\D)(\d+)")
+
+
+def rows_of_runs(runs: str) -> str:
+    """A names entry, ``.39o8`` (a character and how many rows have it), one character a row."""
+    return "".join(char * int(count) for char, count in _RUN.findall(runs))
+
+
 def modules_known() -> frozenset[str]:
     """Every JAX module path some row has."""
     return frozenset(_data()["modules"])
@@ -49,13 +65,23 @@ def module_mask(path: str) -> tuple[int, int] | None:
     return _mask(chars, "owd"), _mask(chars, "w")
 
 
+def module_unknown(path: str) -> int:
+    """The rows where module `path` is there but did not import on the machine that recorded
+    the data (``d``: a package or a GPU it lacked), so its names are not known there."""
+    chars = _data()["modules"].get(path)
+    return 0 if chars is None else _mask(chars, "d")
+
+
 def module_name(module: str, name: str) -> tuple[int, int] | None:
     """(rows where `module.name` can be read, rows where reading it warns), for the modules
     whose names the data records; None for other modules."""
     names = _data()["names"].get(module)
     if not names:
         return None
-    chars = names.get(name, ".")
+    runs = names.get(name)
+    if runs is None:
+        return 0, 0
+    chars = rows_of_runs(runs)
     return _mask(chars, "ow"), _mask(chars, "w")
 
 

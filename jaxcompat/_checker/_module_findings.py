@@ -23,7 +23,7 @@ from ._api import (
     split_path,
     stable_names,
 )
-from ._module_data import module_mask, module_name
+from ._module_data import module_mask, module_name, module_unknown
 from ._ranges import describe, row_list
 from ._uses import Use
 
@@ -111,42 +111,55 @@ def _judged(path: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _missing(path: str, kind: str, bound: str, scope: int) -> tuple[str, int, int] | None:
-    """(the module, the rows that lack it, the rows where importing it warns) for the first
-    module on `path` that some row of `scope` lacks or warns on; None if there is none."""
+    """(the deepest module on `path` that some row of `scope` lacks or warns on, the rows
+    that lack a module on `path`, the rows where importing one warns); None if there is none.
+    A submodule can come later than its package (``jax.experimental.pallas.triton`` in
+    0.4.35, ``jax.experimental.pallas`` in 0.4.18): the deepest one names the floor."""
     parts = path.split(".")
     # An import names modules from the first part; an attribute chain reaches the modules
     # past its bound name.
     first = len(bound.split(".")) + 1 if bound else 2
+    found: tuple[str, int, int] | None = None
     for end in range(first, len(parts) + 1):
         module = ".".join(parts[:end])
         leaf = end == len(parts)
         if not kind and not _is_attribute_module(module):
-            return None  # an object, not a module: the API data judges its names
+            break  # an object, not a module: the API data judges its names
         # A module the API data records is judged there (its names, and itself where it
         # is imported); so is the name `from a import b` reads (`from jax import config`),
         # though `import jax.config` imports a module.
         if leaf and (kind != "import" or is_module(module)) and _judged(module):
-            return None
+            break
         if is_module(module) and not leaf:
             continue
-        found = module_mask(module)
+        surface = module_mask(module)
+        if surface is None:
+            break  # never a module: a name, judged elsewhere
+        present, warns = surface
+        absent, warned = scope & ~present, scope & warns
+        if absent or warned:
+            before = found or ("", 0, 0)
+            found = (module, before[1] | absent, before[2] | warned)
+    return found
+
+
+def _name_missing(path: str, scope: int) -> tuple[str, int, int] | None:
+    """(the name, rows lacking it, rows warning) for the name a path reads of a module whose
+    names the data records: ``jax.lib.xla_bridge.get_backend`` of ``...get_backend.cache_clear``."""
+    parts = path.split(".")
+    for end in range(len(parts) - 1, 1, -1):
+        module, name = ".".join(parts[:end]), parts[end]
+        found = module_name(module, name)
         if found is None:
-            return None  # never a module: a name, judged elsewhere
-        present, warns = found
-        if scope & ~present or scope & warns:
-            return module, scope & ~present, scope & warns
+            continue  # not a module whose names the data records: a shorter path may be
+        if not found[0] | found[1]:
+            return None  # a name no row has (a submodule, an attribute set at run time)
+        readable, warns = found
+        # Where the module is gone the name is too; where it did not import on the machine
+        # that recorded the data, its names are not known.
+        named = f"{module}.{name}"
+        return named, scope & ~readable & ~module_unknown(module), scope & warns
     return None
-
-
-def _name_missing(path: str, scope: int) -> tuple[int, int] | None:
-    """(rows lacking, rows warning) for a name of a module whose names the data records."""
-    module, _, name = path.rpartition(".")
-    found = module_name(module, name)
-    present = module_mask(module)
-    if found is None or present is None or not found[0] | found[1]:
-        return None  # a module the data does not list, or a name no row has (a submodule)
-    readable, warns = found
-    return scope & present[0] & ~readable, scope & warns
 
 
 def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, int]]:
@@ -155,6 +168,23 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
     if path is None or use.guarded or not use.check_name:
         return
     found = _missing(path, use.imported, use.bound or "", scope)
+    name = _name_missing(path, scope) if path.count(".") > 1 else None
+    module_rows = found[1] | found[2] if found is not None else 0
+    # A name can come later than its module (jax.extend.backend in 0.4.26, its
+    # get_backend in 0.4.33): the name speaks for both where it fails on more rows.
+    if name is not None and (name[1] | name[2]) & ~module_rows:
+        named, absent, warns = name[0], name[1] | (found[1] if found else 0), name[2]
+        parts = [f"fails on {describe(absent)}"] if absent else []
+        if warns:
+            parts.append(f"emits a DeprecationWarning on {describe(warns)}")
+        fix = (
+            NAME_REPLACEMENTS.get(named)
+            or MODULE_REPLACEMENTS.get(named.rpartition(".")[0])
+            or _floor_or_move(absent | warns, scope)
+        )
+        message = f"`{named}` {', '.join(parts)}; {fix}"
+        yield use.line, use.col, "JC001" if absent else "JC002", message, absent | warns
+        return
     if found is not None:
         module, absent, warns = found
         verb = "cannot be imported" if use.imported else "does not exist"
@@ -163,16 +193,6 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
             parts.append(f"importing it emits a DeprecationWarning on {describe(warns)}")
         fix = MODULE_REPLACEMENTS.get(module) or _floor_or_move(absent | warns, scope)
         message = f"module `{module}` {', '.join(parts)}; {fix}"
-        yield use.line, use.col, "JC001" if absent else "JC002", message, absent | warns
-        return
-    name = _name_missing(path, scope) if path.count(".") > 1 else None
-    if name is not None and (name[0] or name[1]):
-        absent, warns = name
-        parts = [f"fails on {describe(absent)}"] if absent else []
-        if warns:
-            parts.append(f"emits a DeprecationWarning on {describe(warns)}")
-        fix = NAME_REPLACEMENTS.get(path) or _floor_or_move(absent | warns, scope)
-        message = f"`{path}` {', '.join(parts)}; {fix}"
         yield use.line, use.col, "JC001" if absent else "JC002", message, absent | warns
 
 
