@@ -13,9 +13,12 @@ import json
 import sys
 from dataclasses import asdict, dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._backends import backend_floors
+
+if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
 
 __all__ = ["FORMAT", "MatrixRow", "backend_of", "backend_ranges", "from_matrix_yml", "rows"]
 
@@ -42,6 +45,17 @@ class MatrixRow:
     def requirements(self) -> list[str]:
         """What ``pip install`` needs for this row: jax, jaxlib and the companion pins."""
         return [f"jax=={self.jax}", f"jaxlib=={self.jaxlib}", *self.pins]
+
+    def pythons_for(self, requires_python: SpecifierSet | None) -> tuple[str, ...]:
+        """The Pythons of this row a library's ``requires-python`` admits: a series counts
+        where its first or a late release does (``>=3.11.4`` admits 3.11)."""
+        if requires_python is None:
+            return self.pythons
+        return tuple(
+            python
+            for python in self.pythons
+            if any(requires_python.contains(f"{python}{patch}") for patch in (".0", ".99"))
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The row as the JSON output gives it (without the internal tags)."""

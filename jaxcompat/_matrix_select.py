@@ -167,18 +167,12 @@ def _on_pythons(row: MatrixRow, requires_python: SpecifierSet | None) -> MatrixR
     the row has wheels for none of them."""
     if requires_python is None:
         return row
-    pythons = tuple(p for p in row.pythons if _admits(requires_python, p))
+    pythons = row.pythons_for(requires_python)
     if not pythons:
         return None
     key = _python_key
     primary = next((p for p in pythons if key(p) >= key(row.python)), pythons[-1])
     return dataclasses.replace(row, python=primary, pythons=pythons)
-
-
-def _admits(requires_python: SpecifierSet, python: str) -> bool:
-    """Whether some release of the Python series `python` (``3.11``) satisfies it: its
-    first (3.11.0) or a late one (``>=3.11.4`` admits 3.11)."""
-    return any(requires_python.contains(f"{python}{patch}") for patch in (".0", ".99"))
 
 
 def _python_key(version: str) -> tuple[int, ...]:

@@ -72,3 +72,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.name in ONE_ROW_FILES and item.get_closest_marker("every_row") is None:
             item.add_marker(pytest.mark.one_row)
+
+
+@pytest.fixture(scope="session")
+def fake_index(tmp_path_factory):
+    """A package index on disk (tests/_fake_index.py); its environment for uv and pip."""
+    from tests._fake_index import build, environment
+
+    return environment(build(tmp_path_factory.mktemp("fake-index")))
+
+
+@pytest.fixture
+def resolver_on_fake_index(fake_index, monkeypatch):
+    """`jaxcompat migrate`'s resolver reads the fake index alone, never a real one."""
+    for name, value in fake_index.items():
+        monkeypatch.setenv(name, value)

@@ -16,6 +16,9 @@ from jaxcompat._checker._migrate import MIRRORED_JAX_MODULES, migrate_source, re
 from jaxcompat._checker._migrate_cli import main
 from jaxcompat._checker._ranges import spec_mask
 
+# The resolver that migrate runs on a library's other dependencies reads a fake index.
+pytestmark = pytest.mark.usefixtures("resolver_on_fake_index")
+
 # --- the rewrite of one source -------------------------------------------------------------
 
 
@@ -525,7 +528,7 @@ def test_usage_errors(library, capsys):
     assert main(["--help"]) == 0
     assert capsys.readouterr().out.startswith(
         "usage: python -m jaxcompat migrate [-h] [--jax SPEC] [--diff] [--check]\n"
-        "                                   [--no-pyproject]\n"
+        "                                   [--no-pyproject] [--no-resolve]\n"
         "                                   [paths ...]\n"
     )
     assert main(["--jax", ">=banana"]) == 2

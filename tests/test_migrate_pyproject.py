@@ -15,6 +15,9 @@ from jaxcompat._surface import rows
 
 from ._helpers import ROOT
 
+# The resolver that migrate runs on a library's other dependencies reads a fake index.
+pytestmark = pytest.mark.usefixtures("resolver_on_fake_index")
+
 NEWEST = rows()[-1]
 
 
@@ -341,3 +344,109 @@ def test_the_floor_is_never_below_the_range_the_gates_were_judged_on(project):
     ported = [PortedFile(project / "lib" / "__init__.py", "x = 1\n", "x = 1\n", all_rows())]
     assert end_of_port([project / "lib"], ported, "0.4.30", pyproject=False).floor == "0.4.30"
     assert end_of_port([project / "lib"], ported, rows()[0], pyproject=False).floor == rows()[0]
+
+
+# --- the other dependencies, read by a real resolver (on tests/_fake_index.py) ---------------
+
+
+def _library(project, dependencies, requires_python=None):
+    lines = ["[project]", 'name = "lib"']
+    if requires_python:
+        lines.append(f'requires-python = "{requires_python}"')
+    lines.append(f"dependencies = {dependencies!r}".replace("'", '"'))
+    (project / "pyproject.toml").write_text("\n".join(lines) + "\n")
+
+
+def test_a_dependency_that_needs_a_newer_jax_sets_the_floor_and_is_named(project, capsys):
+    # chexlike's lowest release needs jax>=0.4.27; the gate below it is judged on that range.
+    (project / "lib" / "__init__.py").write_text(
+        "import jax\n"
+        "if jax.__version_info__ < (0, 4, 27):\n"
+        "    raise ImportError('too old')\n"
+        "leaves = jax.tree.leaves\n"
+    )
+    _library(project, ["jax>=0.5", "chexlike"])
+    assert main(["lib"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "note: the other dependencies hold JAX at 0.4.27 and newer: chexlike" in out
+    assert out[-1] == (
+        "Migrated 1 of 1 file; removed 1 version gate; 0 findings left for a person; the "
+        "ported code runs on JAX 0.4.27 and newer."
+    )
+    assert '"jax>=0.4.27"' in (project / "pyproject.toml").read_text()
+    assert (project / "lib" / "__init__.py").read_text() == (
+        "import jaxcompat as jax\nleaves = jax.tree.leaves\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("dependencies", "requires_python", "floor", "note"),
+    [
+        # Nothing holds JAX up: one resolution says so.
+        (["jax>=0.5", "plain"], None, "0.4.13", "the other dependencies admit JAX 0.4.13"),
+        # A cap admits the floor.
+        (["jax>=0.4.30", "capped"], None, "0.4.13", "the other dependencies admit JAX 0.4.13"),
+        # numpy>=2 against the rows that pin numpy<2 (up to 0.4.25).
+        (
+            ["jax>=0.5", "numpy2only"],
+            None,
+            "0.4.26",
+            "the other dependencies hold JAX at 0.4.26 and newer: numpy2only",
+        ),
+        # Each row is resolved on the oldest Python of it the library supports.
+        (
+            ["jax>=0.5", "plain"],
+            ">=3.12",
+            "0.4.18",
+            "JAX below 0.4.18 has no wheels for a Python that requires-python >=3.12 admits; "
+            "the other dependencies admit JAX 0.4.18",
+        ),
+    ],
+)
+def test_the_floor_the_other_dependencies_admit(
+    project, capsys, dependencies, requires_python, floor, note
+):
+    _library(project, dependencies, requires_python)
+    assert main(["--check", "lib"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"note: {note}" in out
+    assert out[-1].endswith(f"the ported code runs on JAX {floor} and newer.")
+
+
+def test_requirements_that_admit_no_release_leave_the_code_s_floor(project, capsys):
+    # The code needs 0.5.3 (jax.sharding.AxisType); capped needs JAX below 0.5.
+    (project / "lib" / "__init__.py").write_text("import jax\nt = jax.sharding.AxisType\n")
+    _library(project, ["jax>=0.6", "capped"])
+    assert main(["--check", "lib"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert (
+        "note: no tested JAX release from 0.5.3 on resolves with the other dependencies: the "
+        "floor is the code's"
+    ) in out
+
+
+def test_without_a_resolver_the_summary_says_so(project, capsys, monkeypatch):
+    from jaxcompat._checker import _dependency_floor
+
+    monkeypatch.setattr(_dependency_floor.shutil, "which", lambda name: None)
+    monkeypatch.setattr(_dependency_floor.sys, "executable", "/nonexistent/python")
+    _library(project, ["jax>=0.5", "chexlike"])
+    assert main(["--check", "lib"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert (
+        "note: the other dependencies were not resolved (neither uv nor pip is installed): the "
+        "floor is the code's; check that they admit it"
+    ) in out
+    assert main(["--check", "--no-resolve", "lib"]) == 1
+    assert "resolved" not in capsys.readouterr().out
+
+
+def test_pip_resolves_where_uv_is_not_installed(project, capsys, monkeypatch):
+    from jaxcompat._checker import _dependency_floor
+
+    monkeypatch.setattr(_dependency_floor, "_uv_command", lambda: None)
+    _library(project, ["jax>=0.5", "chexlike"])
+    assert main(["--check", "lib"]) == 1
+    assert "note: the other dependencies hold JAX at 0.4.27 and newer: chexlike" in (
+        capsys.readouterr().out.splitlines()
+    )

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from ._ranges import RangeError
+
 __all__ = [
     "LEADS_OUTSIDE",
     "LINE_END",
@@ -33,6 +35,7 @@ __all__ = [
     "decode_keeping_line_ends",
     "existing_paths",
     "few_collections",
+    "file_problem",
     "python_files",
     "read_regular_file",
     "read_source",
@@ -241,3 +244,18 @@ def write_all_or_none(writes: list[Write]) -> tuple[Path, str] | None:
             return write.path, f"cannot write: {error.strerror or error}"
         done.append(write)
     return None
+
+
+def file_problem(error: Exception) -> tuple[int, str]:
+    """(line, what went wrong) for a file that cannot be migrated."""
+    if isinstance(error, NotADirectoryError) and str(error) in (NO_PYTHON_FILES, LEADS_OUTSIDE):
+        return 1, str(error)
+    if isinstance(error, OSError):
+        return 1, f"cannot read: {error.strerror or error}"
+    if isinstance(error, RecursionError):
+        return 1, "cannot parse: nested too deeply"
+    if isinstance(error, RangeError):
+        return 1, str(error)
+    if isinstance(error, SyntaxError):  # also an unknown PEP 263 coding
+        return error.lineno or 1, f"cannot parse: {error.msg}"
+    return 1, f"cannot parse: {error}"  # bytes the file's coding cannot decode

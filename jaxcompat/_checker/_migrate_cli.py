@@ -43,6 +43,7 @@ from ._files import (
     decode_keeping_line_ends,
     existing_paths,
     few_collections,
+    file_problem,
     python_files,
     read_regular_file,
     unwritable,
@@ -54,7 +55,9 @@ from ._migrate_gates import dead_branches_removed
 from ._migrate_pyproject import (
     KEPT_LINES,
     SUPPRESSION,
+    DependencyBound,
     PortedFile,
+    dependency_bound,
     down_to,
     end_of_port,
     gate_count,
@@ -98,6 +101,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="leave the nearest pyproject.toml alone (by default jaxcompat is added to its "
         "dependencies and the jax floor lowered to the lowest release the ported code runs on)",
+    )
+    parser.add_argument(
+        "--no-resolve",
+        action="store_true",
+        help="do not resolve the library's other dependencies (by default the floor is no "
+        "lower than the lowest JAX they admit, found by uv or pip on your package indexes)",
     )
     return parser
 
@@ -228,19 +237,9 @@ def _port_floor(loaded: list[_Loaded]) -> tuple[str, list[PortedFile]]:
     return floor, read
 
 
-def _problem(error: Exception) -> tuple[int, str]:
-    """(line, what went wrong) for a file that cannot be migrated."""
-    if isinstance(error, NotADirectoryError) and str(error) in (NO_PYTHON_FILES, LEADS_OUTSIDE):
-        return 1, str(error)
-    if isinstance(error, OSError):
-        return 1, f"cannot read: {error.strerror or error}"
-    if isinstance(error, RecursionError):
-        return 1, "cannot parse: nested too deeply"
-    if isinstance(error, RangeError):
-        return 1, str(error)
-    if isinstance(error, SyntaxError):  # also an unknown PEP 263 coding
-        return error.lineno or 1, f"cannot parse: {error.msg}"
-    return 1, f"cannot parse: {error}"  # bytes the file's coding cannot decode
+def problems_in(loaded: list[_Loaded | tuple[Path, Exception]]) -> bool:
+    """Whether a file could not be read: the port stops, so nothing is resolved for it."""
+    return any(isinstance(item, tuple) for item in loaded)
 
 
 def main(argv: list[str]) -> int:
@@ -299,6 +298,11 @@ def main(argv: list[str]) -> int:
             if not found_any and not left_outside:
                 loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
         floor, read = _port_floor([item for item in loaded if isinstance(item, _Loaded)])
+        # The floor the port declares is known before its gates are judged on it.
+        bound = DependencyBound(floor)
+        if pyproject is not None and not args.no_resolve and not problems_in(loaded):
+            bound = dependency_bound(pyproject, floor)
+        floor = bound.floor
         reads = iter(read)
         # A tree kept for its gates or the lowered range is let go once they are read:
         # the collector walks every tree still alive.
@@ -308,7 +312,7 @@ def main(argv: list[str]) -> int:
             item = pending.popleft()
             if isinstance(item, tuple):
                 file, unreadable = item
-                line, problem = _problem(unreadable)
+                line, problem = file_problem(unreadable)
                 problems.append(f"{file}:{line}:1: error: {problem}")
                 print(problems[-1])
                 continue
@@ -325,7 +329,7 @@ def main(argv: list[str]) -> int:
                     (item.imported, item.checked) if gateless else _gates_removed(item, judged)
                 )
             except (SyntaxError, ValueError, RecursionError) as error:
-                line, problem = _problem(error)
+                line, problem = file_problem(error)
                 problems.append(f"{file}:{line}:1: error: {problem}")
                 print(problems[-1])
                 continue
@@ -363,7 +367,13 @@ def main(argv: list[str]) -> int:
                 print(f"would migrate {file}")
     try:
         with few_collections():
-            end = end_of_port(paths, ported, floor, pyproject=not args.no_pyproject)
+            end = end_of_port(
+                paths,
+                ported,
+                floor,
+                pyproject=not args.no_pyproject,
+                resolved=bound.resolved,
+            )
     except PyprojectError as error:
         problems.append(f"{error}")
         print(f"error: {error}")
@@ -394,6 +404,8 @@ def main(argv: list[str]) -> int:
         print(said)
     if end.edit is not None:
         say_pyproject(end.edit, changed=pyproject_changed, write=write, diff=args.diff)
+    if bound.note:
+        print(f"note: {bound.note}")
     for said in end.left:
         print(said)
     summary = f"{verb} {changed} of {files} file{'s' if files != 1 else ''}"

@@ -20,16 +20,21 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
 from .._surface import rows
+from ._dependency_floor import ResolverError, dependency_floor, other_requirements
 from ._files import source_lines
-from ._pyproject_edit import PyprojectEdit, release, update
+from ._pyproject_edit import PyprojectEdit, project_table, release, update
 from ._resolve import resolve_file
 from ._rules import Finding
 
 __all__ = [
     "FAILING_CODES",
     "GATE_CODES",
+    "DependencyBound",
     "PortEnd",
+    "dependency_bound",
     "down_to",
     "end_of_port",
     "gate_count",
@@ -139,15 +144,76 @@ def _later(first: str, second: str) -> str:
     return first if release(first) >= release(second) else second
 
 
+@dataclass(frozen=True)
+class DependencyBound:
+    """The port's floor after the other dependencies are read, and what the summary says."""
+
+    floor: str
+    note: str = ""
+    resolved: bool = False  # a resolver answered
+
+
+def dependency_bound(pyproject: Path, floor: str) -> DependencyBound:
+    """The port's floor raised to the lowest JAX the library's other dependencies admit
+    (``_dependency_floor``)."""
+    project = project_table(pyproject)
+    dependencies = project.get("dependencies", [])
+    listed = dependencies if isinstance(dependencies, list) else []
+    others = other_requirements([d for d in listed if isinstance(d, str)])
+    if not others:
+        return DependencyBound(floor)
+    requires = project.get("requires-python")
+    try:
+        requires_python = SpecifierSet(str(requires)) if requires is not None else None
+    except InvalidSpecifier:
+        requires_python = None
+    try:
+        found = dependency_floor(others, floor, requires_python)
+    except ResolverError as error:
+        return DependencyBound(
+            floor,
+            f"the other dependencies were not resolved ({error}): the floor is the code's; "
+            "check that they admit it",
+        )
+    if found is None:
+        return DependencyBound(
+            floor,
+            f"no tested JAX release from {floor} on resolves with the other dependencies: the "
+            "floor is the code's",
+            resolved=True,
+        )
+    if found.release == floor:
+        return DependencyBound(floor, f"the other dependencies admit JAX {floor}", True)
+    if not found.setters:  # the rows below have no wheels for the library's Pythons
+        return DependencyBound(
+            found.release,
+            f"JAX below {found.release} has no wheels for a Python that requires-python "
+            f"{requires} admits; the other dependencies admit JAX {found.release}",
+            resolved=True,
+        )
+    return DependencyBound(
+        found.release,
+        f"the other dependencies hold JAX at {found.release} and newer: "
+        + ", ".join(found.setters),
+        resolved=True,
+    )
+
+
 def end_of_port(
-    paths: list[Path], ported: list[PortedFile], port_floor: str, *, pyproject: bool
+    paths: list[Path],
+    ported: list[PortedFile],
+    port_floor: str,
+    *,
+    pyproject: bool,
+    resolved: bool = False,
 ) -> PortEnd:
     """The floor the port declares, the edit of the nearest pyproject.toml (unless not
     ``pyproject``) and what is left for a person. Writes nothing; raises PyprojectError.
 
     The floor is the lowest release the ported code runs on, and never below `port_floor`:
     the gates were judged on the range from there, and a branch removed as dead above it
-    would have run below it.
+    would have run below it. `resolved`: a resolver read the other dependencies (the notes
+    need not guess from the installed ones).
     """
     from ._cli import check_source  # the findings as `check` gives them, suppressions kept
 
@@ -171,7 +237,7 @@ def end_of_port(
                 f"no pyproject.toml above {paths[0]}: add jaxcompat and jax>={floor} yourself"
             )
         else:
-            edit = update(found, floor)
+            edit = update(found, floor, installed=not resolved)
     left: list[str] = []
     codes: Counter[str] = Counter()
     removed = 0

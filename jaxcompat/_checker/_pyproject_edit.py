@@ -28,7 +28,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-__all__ = ["PyprojectEdit", "PyprojectError", "release", "update", "validate"]
+__all__ = ["PyprojectEdit", "PyprojectError", "project_table", "release", "update", "validate"]
 
 _FLOOR = re.compile(r"(>=|>)\s*([0-9]+(?:\.[0-9]+)*)")
 
@@ -194,16 +194,24 @@ def _lowest_for_marker(requirement: Requirement, floor: str) -> str | None:
     return None
 
 
+def project_table(pyproject: Path) -> dict[str, object]:
+    """The ``[project]`` table of a pyproject.toml ``validate`` passed ({} if it has none)."""
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project")
+    return project if isinstance(project, dict) else {}
+
+
 def validate(pyproject: Path) -> None:
     """Raise PyprojectError where ``update`` of `pyproject` would: the port checks this
     before it reads a file, so that nothing is ported that could not be declared."""
     update(pyproject, rows()[-1])
 
 
-def update(pyproject: Path, floor: str) -> PyprojectEdit:
+def update(pyproject: Path, floor: str, *, installed: bool = True) -> PyprojectEdit:
     """The pyproject.toml with jaxcompat added and every jax (and jaxlib) floor lowered to
     ``floor``, each entry under a marker no lower than the first release with wheels for
-    its Pythons. Raises PyprojectError for a file it cannot edit."""
+    its Pythons. Raises PyprojectError for a file it cannot edit. With `installed`, the
+    notes say what the installed dependencies' own jax requirements say (where a resolver
+    did not read them)."""
     try:
         text = pyproject.read_text(encoding="utf-8")
         data = tomllib.loads(text)
@@ -267,5 +275,6 @@ def update(pyproject: Path, floor: str) -> PyprojectEdit:
             text = _insert_after(text, anchor, "jaxcompat")
         changes.append("added 'jaxcompat'")
     others = sorted(n for n in named if n is not None and n not in ("jax", "jaxlib", "jaxcompat"))
-    notes.extend(_installed_floors(others, floor))
+    if installed:
+        notes.extend(_installed_floors(others, floor))
     return PyprojectEdit(pyproject, text, changes, notes)

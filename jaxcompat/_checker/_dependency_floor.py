@@ -1,0 +1,196 @@
+"""The lowest JAX a library's other dependencies admit, found by a real resolver.
+
+A port can lower the floor of ``jax`` only as far as the library's other requirements let
+it: ``chex>=0.1.90`` needs jax 0.4.27, and ``pip install`` of the library at a lower floor
+resolves to a JAX above it (or fails). Which releases of JAX a requirement admits is the
+resolver's to say, on the package indexes the user installs from, not a table's: each
+candidate row's own requirements (jax, jaxlib and its pins, as ``jaxcompat matrix`` installs
+it) are resolved with the other requirements, for the oldest Python of the row that the
+library's ``requires-python`` admits, by ``uv pip compile`` (pointed at pip's indexes, as
+``jaxcompat.nox`` does), else ``pip install --dry-run``. The lowest row that resolves is the
+floor; the requirements that each alone keep the rows below it out are named.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+
+from .._matrix import rows as matrix_rows
+from .._pip_indexes import uv_index_environment
+
+__all__ = ["DependencyFloor", "ResolverError", "dependency_floor"]
+
+#: Requirements the port itself sets: the floor is theirs to follow, not to be read from.
+_OWN = frozenset({"jax", "jaxlib", "jaxcompat"})
+
+#: How long one resolution may take, in seconds (a slow index, a large set of requirements).
+TIMEOUT = 300
+
+
+class ResolverError(RuntimeError):
+    """No resolver could answer (none installed, an index it cannot reach)."""
+
+
+@dataclass(frozen=True)
+class DependencyFloor:
+    """The lowest row the other requirements admit, and the requirements that set it (none
+    where the rows below have no wheels for the library's Pythons)."""
+
+    release: str
+    setters: tuple[str, ...]
+
+
+def _uv_command() -> list[str] | None:
+    """``uv pip compile`` run by this interpreter: with ``--python-version`` alone, uv looks
+    for an interpreter of that version first, and tries to download one it cannot find."""
+    # The uv on PATH, else the one installed beside this interpreter (a venv not activated).
+    uv = shutil.which("uv") or shutil.which("uv", path=os.path.dirname(sys.executable))
+    if uv is None:
+        return None
+    try:
+        works = subprocess.run([uv, "--version"], capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if works.returncode != 0:
+        return None
+    quiet = ["--quiet", "--no-header", "--no-annotate"]
+    return [uv, "pip", "compile", *quiet, "--python", sys.executable]
+
+
+def _resolves_with_uv(command: list[str], requirements: list[str], python: str) -> bool:
+    environment = {**os.environ, **uv_index_environment()}
+    try:
+        done = subprocess.run(
+            [*command, "--python-version", python, "-"],
+            input="\n".join(requirements) + "\n",
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise ResolverError(f"uv did not answer: {error}") from None
+    if done.returncode == 0:
+        return True
+    if "unsatisfiable" in done.stderr or "No solution found" in done.stderr:
+        return False
+    raise ResolverError(f"uv could not resolve: {_last_line(done.stderr)}")
+
+
+def _resolves_with_pip(requirements: list[str], python: str) -> bool:
+    pip = [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed"]
+    with tempfile.TemporaryDirectory() as target:
+        for_python = ["--only-binary=:all:", "--target", target, "--python-version", python]
+        try:
+            done = subprocess.run(
+                [*pip, *for_python, *requirements],
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise ResolverError(f"pip did not answer: {error}") from None
+    if done.returncode == 0:
+        return True
+    if "ResolutionImpossible" in done.stderr or "No matching distribution" in done.stderr:
+        return False
+    raise ResolverError(f"pip could not resolve: {_last_line(done.stderr)}")
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "no message"
+
+
+def _resolver() -> Callable[[list[str], str], bool]:
+    """`resolves(requirements, python)`: uv's, else pip's; raises ResolverError."""
+    command = _uv_command()
+    if command is not None:
+        return lambda requirements, python: _resolves_with_uv(command, requirements, python)
+    try:
+        probe = subprocess.run(
+            [sys.executable, "-m", "pip", "--version"], capture_output=True, check=False
+        )
+    except OSError:
+        probe = None
+    if probe is None or probe.returncode != 0:
+        raise ResolverError("neither uv nor pip is installed")
+    return _resolves_with_pip
+
+
+def other_requirements(dependencies: list[str]) -> list[str]:
+    """The entries of `dependencies` the floor is read from: valid, not jax's own."""
+    others = []
+    for entry in dependencies:
+        try:
+            name = canonicalize_name(Requirement(entry).name)
+        except InvalidRequirement:
+            continue
+        if name not in _OWN:
+            others.append(entry)
+    return others
+
+
+def dependency_floor(
+    others: list[str], floor: str, requires_python: SpecifierSet | None = None
+) -> DependencyFloor | None:
+    """The lowest row from `floor` up that resolves with `others`, or None where `others`
+    admit no row. Raises ResolverError where no resolver can answer.
+
+    The row at `floor` is tried first (the common answer: nothing holds JAX up); then the
+    lowest admitted row is searched for, a row at a time from the newest down while rows
+    resolve, as a requirement may cap JAX as well as hold it up.
+    """
+    candidates = [
+        (row, python)
+        for row in matrix_rows()
+        if tuple(map(int, row.jax.split("."))) >= tuple(map(int, floor.split(".")))
+        and (pythons := row.pythons_for(requires_python))
+        for python in pythons[:1]
+    ]
+    if not candidates:
+        return None
+    resolves = _resolver()
+
+    def admits(index: int, requirements: list[str]) -> bool:
+        row, python = candidates[index]
+        return resolves([*row.requirements, *requirements], python)
+
+    lowest = _lowest_admitted(len(candidates), lambda index: admits(index, others))
+    if lowest is None:
+        return None
+    if lowest == 0:
+        return DependencyFloor(candidates[0][0].jax, ())
+    # The requirements that, each alone, keep out the row below the floor.
+    setters = tuple(entry for entry in others if not admits(lowest - 1, [entry]))
+    return DependencyFloor(candidates[lowest][0].jax, setters)
+
+
+def _lowest_admitted(count: int, admits: Callable[[int], bool]) -> int | None:
+    """The lowest index in ``range(count)`` that `admits`, trying the first, then the
+    newest, then halving the gap while the admitted rows are contiguous; a requirement
+    that caps JAX (the newest is not admitted) is searched a row at a time."""
+    if admits(0):
+        return 0
+    if not admits(count - 1):
+        return next((index for index in range(1, count - 1) if admits(index)), None)
+    low, high = 0, count - 1  # low is not admitted, high is
+    while high - low > 1:
+        middle = (low + high) // 2
+        if admits(middle):
+            high = middle
+        else:
+            low = middle
+    return high
