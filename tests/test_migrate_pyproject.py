@@ -428,7 +428,7 @@ def test_requirements_that_admit_no_release_leave_the_code_s_floor(project, caps
 def test_without_a_resolver_the_summary_says_so(project, capsys, monkeypatch):
     from jaxcompat._checker import _dependency_floor
 
-    monkeypatch.setattr(_dependency_floor.shutil, "which", lambda name: None)
+    monkeypatch.setattr(_dependency_floor.shutil, "which", lambda name, path=None: None)
     monkeypatch.setattr(_dependency_floor.sys, "executable", "/nonexistent/python")
     _library(project, ["jax>=0.5", "chexlike"])
     assert main(["--check", "lib"]) == 1
