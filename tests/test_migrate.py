@@ -797,3 +797,28 @@ def test_an_elif_that_never_runs_goes_and_the_chain_goes_on():
         "    mode = 4\n"
     )
     assert migrate_source(migrated, spec_mask(">=0.5.3", "test")) == migrated
+
+
+def test_an_old_name_read_through_jaxcompat_gets_its_newest_name(library, capsys):
+    # jax.tree_map is the object jax.tree.map is (JAX's data): removed in 0.6.0, given by
+    # jaxcompat on every release under its newest name. One imported by `from` stays.
+    (library / "lib" / "trees.py").write_text(
+        "import jax\n"
+        "y = jax.tree_map(abs, [1])\n"
+        "w = jax.tree_map(\n"
+        "    abs, [2])\n"
+        "z = jax.tree_util.tree_map(abs, [3])\n"
+        "from jax import tree_map\n"
+    )
+    assert main(["--no-pyproject", "lib/trees.py"]) == 0
+    assert (library / "lib" / "trees.py").read_text() == (
+        "import jaxcompat as jax\n"
+        "y = jax.tree.map(abs, [1])\n"
+        "w = jax.tree.map(\n"
+        "    abs, [2])\n"
+        "z = jax.tree_util.tree_map(abs, [3])\n"
+        "from jaxcompat import tree_map\n"
+    )
+    out = capsys.readouterr().out
+    assert "left for a person: lib/trees.py:6:1: JC001 `jaxcompat.tree_map`" in out
+    assert main(["--check", "--no-pyproject", "lib/trees.py"]) == 0  # a second run: no change

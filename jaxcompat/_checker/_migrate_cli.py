@@ -66,6 +66,7 @@ from ._migrate_pyproject import (
     nothing_written,
     say_pyproject,
 )
+from ._migrate_renames import rename_edits
 from ._pyproject_edit import PyprojectError, validate
 from ._ranges import RangeError, range_for_file, spec_mask
 from ._retree import reparsed_statements
@@ -158,8 +159,13 @@ def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, 
         if edits:
             tree = _protected(lambda source, _: edited_tree(tree, source, edits), imported, None)
         checked = _protected(lambda source, _: read_checked(source, tree), imported, None)
+        # Positional arguments the newest signature binds otherwise, passed by keyword;
+        # old names read through jaxcompat, given their newest name (jax.tree_map).
         insertions = _protected(
-            lambda source, _: keyword_edits(source, checked.tree, scope, checked.uses),
+            lambda source, _: (
+                keyword_edits(source, checked.tree, scope, checked.uses)
+                + rename_edits(checked.tree, checked.lines, checked.uses, scope)
+            ),
             imported,
             None,
         )
