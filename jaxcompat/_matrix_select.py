@@ -25,7 +25,7 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from ._checker._cli import _suppressed
+from ._checker._checked import suppressed
 from ._checker._files import python_files, read_source, source_lines, with_deep_recursion
 from ._checker._ranges import RangeError, range_for_file
 from ._checker._resolve import resolve_file
@@ -85,7 +85,7 @@ def _file_findings(source: str, scope: int) -> tuple[list[Finding], list[tuple[i
         tree = ast.parse(source)
     lines = source_lines(source)
     uses, gates = resolve_file(tree, lines)
-    found = [f for f in findings(uses, gates, scope, tree, source) if not _suppressed(f, lines)]
+    found = [f for f in findings(uses, gates, scope, tree, source) if not suppressed(f, lines)]
     branches = [
         (gate.line, gate.test or gate.kind, gate.truth & gate.mask & scope)
         for gate in gates

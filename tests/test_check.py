@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from jaxcompat._checker._cli import check_source
+from jaxcompat._checker._checked import check_source
 from jaxcompat._checker._ranges import row_list, spec_mask
 
 from ._check_data import fixture_data  # noqa: F401  (a fixture)

@@ -5,7 +5,7 @@ import shutil
 import textwrap
 
 from jaxcompat._checker import main as check_main
-from jaxcompat._checker._cli import check_source
+from jaxcompat._checker._checked import check_source
 from jaxcompat._checker._migrate import migrate_source
 from jaxcompat._checker._migrate_cli import main as migrate_main
 from jaxcompat._checker._ranges import spec_mask

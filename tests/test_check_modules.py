@@ -12,7 +12,7 @@ import pytest
 
 from jaxcompat import _surface
 from jaxcompat._checker import _module_data
-from jaxcompat._checker._cli import check_source
+from jaxcompat._checker._checked import check_source
 from jaxcompat._checker._ranges import row_list, spec_mask
 
 from ._check_data import ALL, ROWS, SURFACE, _clear, fixture_data  # noqa: F401  (a fixture)

@@ -4,7 +4,7 @@ floor, or went away, is JC001 with the releases it fails on."""
 
 import textwrap
 
-from jaxcompat._checker._cli import check_source
+from jaxcompat._checker._checked import check_source
 from jaxcompat._checker._ranges import spec_mask
 from jaxcompat._surface import rows
 

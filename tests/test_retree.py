@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxcompat._checker._cli import read_checked
+from jaxcompat._checker._checked import read_checked
 from jaxcompat._checker._edits import applied, edited_tree
 from jaxcompat._checker._files import source_lines
 from jaxcompat._checker._migrate import import_edits, keyword_edits

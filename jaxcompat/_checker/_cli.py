@@ -10,36 +10,25 @@ with the exit code a shell gives a command ended by SIGPIPE (141).
 from __future__ import annotations
 
 import argparse
-import ast
-import dataclasses
 import functools
-import re
 import sys
-import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from .._pipes import quiet_on_closed_pipe
 from .._program import program_name
+from ._checked import check_source, codes
 from ._files import (
     NO_PYTHON_FILES,
     existing_paths,
     few_collections,
     python_files,
     read_source,
-    source_lines,
     with_deep_recursion,
 )
 from ._output import EXPLANATIONS, FileFinding, ParseError, render
 from ._ranges import RangeError, range_for_file, spec_mask
-from ._resolve import resolve_file
-from ._rules import Finding, findings
-from ._uses import Gate, Use
 
-__all__ = ["CheckedSource", "check_source", "console", "main", "read_checked"]
-
-_IGNORE = re.compile(r"#\s*jaxcompat:\s*ignore(?:\[([A-Z0-9,\s]+)\])?")
+__all__ = ["console", "main"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,67 +51,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _codes(text: str | None) -> tuple[str, ...]:
-    return tuple(code.strip().upper() for code in (text or "").split(",") if code.strip())
-
-
-def _suppressed(finding: Finding, lines: list[str]) -> bool:
-    if not 0 < finding.line <= len(lines) or "jaxcompat" not in lines[finding.line - 1]:
-        return False
-    match = _IGNORE.search(lines[finding.line - 1])
-    if match is None:
-        return False
-    return match.group(1) is None or finding.code in _codes(match.group(1))
-
-
-@dataclass(frozen=True)
-class CheckedSource:
-    """One file's source parsed and resolved once: ``migrate`` reads its findings on several
-    ranges and removes its gates from the same tree, without parsing it again."""
-
-    source: str
-    tree: ast.Module
-    lines: list[str]
-    uses: list[Use]
-    gates: list[Gate]
-    #: Where `source` is a text with emptied lines kept in place of removed ones (the
-    #: removal of dead gates, ``_migrate_gates.Removal``): the line of the text as written
-    #: that each of its lines is, which the findings are given at.
-    renumbered: Sequence[int] | None = None
-
-    def findings(self, scope: int) -> list[Finding]:
-        """The findings on the rows `scope`, suppressions kept."""
-        found = findings(self.uses, self.gates, scope, self.tree, self.source)
-        kept = [f for f in found if not _suppressed(f, self.lines)]
-        if self.renumbered is None:
-            return kept
-        lines = self.renumbered
-        return [dataclasses.replace(f, line=lines[f.line]) for f in kept]
-
-
-def read_checked(
-    source: str, tree: ast.Module | None = None, renumbered: Sequence[int] | None = None
-) -> CheckedSource:
-    """`source` parsed (unless its `tree` is given) and resolved (raises SyntaxError)."""
-    if tree is None:
-        with warnings.catch_warnings():
-            # Compiling warns about things such as invalid escape sequences: not our
-            # business, and under `-W error` they would turn a valid file into one that
-            # "does not parse".
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    # The line ends Python counts: str.splitlines also cuts at form feeds, and a
-    # suppression comment after one would be looked for on the wrong line.
-    lines = source_lines(source)
-    uses, gates = resolve_file(tree, lines)
-    return CheckedSource(source, tree, lines, uses, gates, renumbered)
-
-
-def check_source(source: str, scope: int) -> list[Finding]:
-    """The findings for one file's source on the rows `scope` (raises SyntaxError)."""
-    return read_checked(source).findings(scope)
-
-
 def main(argv: list[str]) -> int:
     """Run ``jaxcompat check`` with `argv` (the arguments after ``check``); return the exit code."""
     parser = _parser()
@@ -138,7 +66,7 @@ def main(argv: list[str]) -> int:
         name, text = EXPLANATIONS[code]
         print(f"{code} ({name})\n\n{text}")
         return 0
-    select, ignore = _codes(args.select), _codes(args.ignore)
+    select, ignore = codes(args.select), codes(args.ignore)
     for code in (*select, *ignore):
         if not any(known.startswith(code) for known in EXPLANATIONS):
             print(f"jaxcompat check: unknown code {code!r}", file=sys.stderr)

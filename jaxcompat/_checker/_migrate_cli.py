@@ -34,7 +34,7 @@ from typing import TypeVar
 
 from .._program import program_name
 from .._surface import rows
-from ._cli import CheckedSource, read_checked
+from ._checked import CheckedSource, read_checked
 from ._edits import applied, edited_tree
 from ._files import (
     LEADS_OUTSIDE,

@@ -23,6 +23,7 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from .._surface import rows
+from ._checked import check_source
 from ._dependency_floor import ResolverError, dependency_floor, other_requirements
 from ._files import source_lines
 from ._pyproject_edit import PyprojectEdit, project_table, release, update
@@ -215,8 +216,6 @@ def end_of_port(
     would have run below it. `resolved`: a resolver read the other dependencies (the notes
     need not guess from the installed ones).
     """
-    from ._cli import check_source  # the findings as `check` gives them, suppressions kept
-
     every_row = (1 << len(rows())) - 1
     on_every_row = [
         list(file.every_row)
