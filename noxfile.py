@@ -82,10 +82,10 @@ NEWEST_PYTHON = "3.12"  # the newest JAX releases publish no Python 3.11 wheels
 
 
 def _load_pip_indexes() -> ModuleType:
-    """jaxcompat/_pip_indexes.py (shared with jaxcompat.nox), loaded by its path: nox's own
+    """jaxcompat/_matrix/pip_indexes.py (shared with jaxcompat.nox), loaded by its path: nox's own
     environment need not have jaxcompat, and importing the package would import JAX."""
     spec = importlib.util.spec_from_file_location(
-        "jaxcompat_pip_indexes", ROOT / "jaxcompat" / "_pip_indexes.py"
+        "jaxcompat_pip_indexes", ROOT / "jaxcompat" / "_matrix" / "pip_indexes.py"
     )
     assert spec is not None
     assert spec.loader is not None

@@ -33,7 +33,7 @@ from jaxcompat._program import program_name
 SUBCOMMANDS = {
     "check": "jaxcompat._checker",
     "migrate": "jaxcompat._checker._migrate_cli",
-    "matrix": "jaxcompat._matrix_cli",
+    "matrix": "jaxcompat._matrix.cli",
 }
 
 #: One line per command in the report's help (its "commands:" section).

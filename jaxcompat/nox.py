@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 from ._matrix import MatrixRow
 from ._matrix import rows as matrix_rows
-from ._matrix_select import SELECTIONS
-from ._matrix_select import select as select_rows
-from ._pip_indexes import uv_index_environment
+from ._matrix.pip_indexes import uv_index_environment
+from ._matrix.select import SELECTIONS
+from ._matrix.select import select as select_rows
 
 if TYPE_CHECKING:
     import nox

@@ -12,7 +12,7 @@ import yaml
 from jaxcompat import _surface
 from jaxcompat._checker import main as check
 from jaxcompat._dispatch import backend_floors
-from jaxcompat._matrix_cli import main as matrix
+from jaxcompat._matrix.cli import main as matrix
 from jaxcompat._version import parse_release
 
 from ._helpers import ROOT

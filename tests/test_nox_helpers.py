@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 import jaxcompat.nox as jcn
-from jaxcompat import _pip_indexes
-from jaxcompat._matrix_cli import main as matrix
+from jaxcompat._matrix import pip_indexes as _pip_indexes
+from jaxcompat._matrix.cli import main as matrix
 
 from ._helpers import ROOT, run_python
 from ._helpers import NoxParam as Param
@@ -177,7 +177,7 @@ def test_the_user_s_uv_settings_win(monkeypatch):
 
 def test_the_project_noxfile_shares_the_index_logic():
     text = (ROOT / "noxfile.py").read_text()
-    assert '"jaxcompat" / "_pip_indexes.py"' in text
+    assert '"jaxcompat" / "_matrix" / "pip_indexes.py"' in text
     assert "def _pip_config" not in text
 
 

@@ -26,7 +26,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 from .._matrix import rows as matrix_rows
-from .._pip_indexes import uv_index_environment
+from .._matrix.pip_indexes import uv_index_environment
 
 __all__ = ["DependencyFloor", "ResolverError", "dependency_floor"]
 

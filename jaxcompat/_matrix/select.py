@@ -25,12 +25,12 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from ._checker._checked import suppressed
-from ._checker._files import python_files, read_source, source_lines, with_deep_recursion
-from ._checker._ranges import RangeError, range_for_file
-from ._checker._resolve import resolve_file
-from ._checker._rules import Finding, findings
-from ._matrix import MatrixRow, backend_ranges, rows
+from .._checker._checked import suppressed
+from .._checker._files import python_files, read_source, source_lines, with_deep_recursion
+from .._checker._ranges import RangeError, range_for_file
+from .._checker._resolve import resolve_file
+from .._checker._rules import Finding, findings
+from . import MatrixRow, backend_ranges, rows
 
 if sys.version_info >= (3, 11):
     import tomllib

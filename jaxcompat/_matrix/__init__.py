@@ -1,6 +1,6 @@
 """The JAX releases jaxcompat is tested on, with what installs each: package data.
 
-``jaxcompat/_data/matrix.json`` is generated from the repository's matrix.yml (run this module:
+``jaxcompat/_data/matrix.json`` is generated from the repository's matrix.yml (run this package:
 ``python -m jaxcompat._matrix matrix.yml > jaxcompat/_data/matrix.json``; tests/test_matrix.py
 keeps the two in step), so an installed jaxcompat knows its matrix without the repository and
 without PyYAML. Nothing here imports JAX.
@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import functools
 import json
-import sys
 from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from ._backends import backend_floors
+from .._backends import backend_floors
 
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
@@ -135,10 +134,3 @@ def dumps(data: dict[str, Any]) -> str:
     """The package data's text: one row per line, so a new release is a one-line diff."""
     lines = ",\n".join(f"    {json.dumps(row)}" for row in data["rows"])
     return f'{{\n  "format": {data["format"]},\n  "rows": [\n{lines}\n  ]\n}}\n'
-
-
-if __name__ == "__main__":  # python -m jaxcompat._matrix matrix.yml > jaxcompat/_data/matrix.json
-    import yaml
-
-    with open(sys.argv[1], encoding="utf-8") as source:
-        sys.stdout.write(dumps(from_matrix_yml(yaml.safe_load(source)["releases"])))

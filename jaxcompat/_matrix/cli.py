@@ -12,9 +12,9 @@ import shlex
 import sys
 from pathlib import Path
 
-from ._matrix import MatrixRow
-from ._matrix_select import SELECTIONS, LibraryError, Selected, select
-from ._program import program_name
+from .._program import program_name
+from . import MatrixRow
+from .select import SELECTIONS, LibraryError, Selected, select
 
 __all__ = ["main", "render"]
 
