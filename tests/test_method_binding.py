@@ -317,3 +317,28 @@ def test_a_class_body_function_is_a_method_only_where_python_binds_it():
 
 
 Params = collections.namedtuple("Params", "scale")  # a pytree with the attribute apply reads
+
+
+def test_an_exception_from_a_jitted_method_keeps_no_reference_to_its_instance():
+    import gc
+    import weakref
+
+    class Failing:
+        def __init__(self):
+            self.w = jnp.ones(2)
+
+        @jaxcompat.jit
+        def apply(self, x):
+            raise ValueError("from the method")
+
+    instance = Failing()
+    said = []
+    try:  # not pytest.raises, whose exception info would keep the frames, and the instance
+        instance.apply(1.0)
+    except ValueError as error:
+        said.append(str(error))
+    assert said == ["from the method"]
+    alive = weakref.ref(instance)
+    del instance
+    gc.collect()
+    assert alive() is None

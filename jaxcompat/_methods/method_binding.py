@@ -216,12 +216,14 @@ class BoundJitted:
         if writes is not None:  # only once a trace of this method wrote to self
             key = writes.key_for(instance, key)
         # The core reads the instance first thing if JAX traces it; a nested call that sets
-        # another one later does no harm, and clearing it keeps no instance alive.
+        # another one later does no harm, and clearing it, after an exception too, keeps no
+        # instance alive (a try costs nothing where nothing is raised, from Python 3.11).
         calling.instance = instance
         core = method.call_core
-        out = core(arrays, key, *args, **kwargs) if kwargs else core(arrays, key, *args)
-        calling.instance = None
-        return out
+        try:
+            return core(arrays, key, *args, **kwargs) if kwargs else core(arrays, key, *args)
+        finally:
+            calling.instance = None
 
     @property
     def __wrapped__(self) -> Callable[..., Any]:
