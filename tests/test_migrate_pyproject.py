@@ -449,3 +449,33 @@ def test_pip_resolves_where_uv_is_not_installed(project, capsys, monkeypatch):
     assert "note: the other dependencies hold JAX at 0.4.27 and newer: chexlike" in (
         capsys.readouterr().out.splitlines()
     )
+
+
+@pytest.mark.parametrize(
+    ("code", "declared", "floor", "setter"),
+    [
+        (
+            "import jax\n\ndef f(a, taus, c):\n    return jax.lax.linalg.ormqr(a, taus, c)\n",
+            "0.10.0",
+            "0.10.0",
+            "lib/__init__.py:4:12: JC001 `jax.lax.linalg.ormqr` fails on 0.4.13-0.9.2",
+        ),
+        (
+            "from jax.experimental.pallas import triton\n",
+            "0.5.0",
+            "0.4.35",
+            "lib/__init__.py:1:1: JC001 module `jax.experimental.pallas.triton` cannot be "
+            "imported on 0.4.13-0.4.34",
+        ),
+    ],
+)
+def test_the_floor_keeps_what_the_code_needs_and_names_it(
+    project, capsys, code, declared, floor, setter
+):
+    (project / "lib" / "__init__.py").write_text(code)
+    _library(project, [f"jax>={declared}"])
+    main(["lib"])
+    out = capsys.readouterr().out.splitlines()
+    assert f"the floor is {floor}: {setter}" in out
+    assert f'"jax>={floor}"' in (project / "pyproject.toml").read_text()
+    assert out[-1].endswith(f"the ported code runs on JAX {floor} and newer.")

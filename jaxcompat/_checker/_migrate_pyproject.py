@@ -141,6 +141,29 @@ class PortEnd:
     closing: list[str]  # the summary's closing parts
 
 
+def _floor_setter(
+    ported: list[PortedFile], on_every_row: list[list[Finding]], floor: str
+) -> list[str]:
+    """Where the code keeps the floor from going lower: the first finding that fails on the
+    release below it (none where the floor is the oldest row, or a dependency's)."""
+    names = rows()
+    index = names.index(floor)
+    if index == 0:
+        return []
+    below = 1 << (index - 1)
+    newest = 1 << (len(names) - 1)
+    for file, found in zip(ported, on_every_row, strict=True):
+        for finding in found:
+            fails = finding.code in FAILING_CODES and not finding.releases & newest
+            if fails and finding.releases & below:
+                what = finding.message.split("; ")[0]
+                return [
+                    f"the floor is {floor}: {file.path}:{finding.line}:{finding.col}: "
+                    f"{finding.code} {what}"
+                ]
+    return []
+
+
 def _later(first: str, second: str) -> str:
     return first if release(first) >= release(second) else second
 
@@ -226,7 +249,7 @@ def end_of_port(
     floor = _later(
         lowest_release([finding for found in on_every_row for finding in found]), port_floor
     )
-    said_first: list[str] = []
+    said_first = _floor_setter(ported, on_every_row, floor)
     found: Path | None = None
     edit: PyprojectEdit | None = None
     if pyproject and paths:
