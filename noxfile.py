@@ -586,9 +586,11 @@ def typecheck(session: nox.Session, jax: str) -> None:
 
 @nox.session(python="3.11", default=False)
 def docs(session: nox.Session) -> None:
-    """The docs site, `mkdocs build --strict` into site/ (git-ignored), so that a broken link
-    or anchor fails it. The generated pages come from tools/gen_docs.py, through the hook in
-    mkdocs.yml, on every build."""
+    """The docs site, built strict into site/: a broken link or anchor fails it.
+
+    `mkdocs build --strict` into site/ (git-ignored). The generated pages come from
+    tools/gen_docs.py, through the hook in mkdocs.yml, on every build.
+    """
     # The package with its dependencies (the newest JAX for this Python): the generator reads
     # its data and the check codes' texts through it.
     session.install(*nox.project.dependency_groups(PYPROJECT, "docs"), "-e", ".")

@@ -257,6 +257,13 @@ def _report_unusable(error: ImportError, as_json: bool) -> int:
     return 1
 
 
+def _source_tree_here() -> bool:
+    """Whether the jaxcompat imported is the checkout in the current directory (Python puts
+    it first on the path for ``python -m``), not the installed package."""
+    package = Path(jaxcompat.__file__).resolve().parent
+    return package.parent == Path.cwd().resolve() and (package.parent / "pyproject.toml").is_file()
+
+
 def report(argv: list[str]) -> int:
     """The environment report and self-check (the default verb)."""
     prog = program_name()
@@ -306,6 +313,11 @@ def report(argv: list[str]) -> int:
         )
         return code
     print(f"jaxcompat {jaxcompat.__version__} ({Path(jaxcompat.__file__).parent})")
+    if _source_tree_here():
+        print(
+            "note: this is the source tree in the current directory, not an installed "
+            "jaxcompat: run it from another directory to report on the installed one"
+        )
     print(f"JAX {jaxcompat.JAX_VERSION_STRING}, jaxlib {jaxcompat.JAXLIB_VERSION_STRING}")
     print(f"backend: {jaxcompat.BACKEND}")
     print(f"tested release: {status} ({explanation})")

@@ -307,3 +307,21 @@ def test_a_verb_runs_before_anything_reads_jax(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out == "verb ['a', '--json']\n"
     assert report.main(["absent"]) == 2
     assert "this jaxcompat has no 'absent' command" in capsys.readouterr().err
+
+
+def test_inside_the_checkout_the_report_says_it_reads_the_source_tree(monkeypatch, capsys):
+    monkeypatch.setattr(report, "CHECKS", {"fine": lambda: None})
+    checkout = Path(jaxcompat.__file__).resolve().parent.parent
+    note = (
+        "note: this is the source tree in the current directory, not an installed jaxcompat: "
+        "run it from another directory to report on the installed one"
+    )
+    monkeypatch.chdir(checkout)
+    report.main([])
+    inside = capsys.readouterr().out.splitlines()
+    monkeypatch.chdir(checkout.parent)
+    report.main([])
+    outside = capsys.readouterr().out.splitlines()
+    # The checkout is where pyproject.toml sits beside the package: installed, nothing said.
+    assert (note in inside) == (checkout / "pyproject.toml").is_file()
+    assert note not in outside
