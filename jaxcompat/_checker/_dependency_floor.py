@@ -20,6 +20,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
@@ -67,46 +68,41 @@ def _uv_command() -> list[str] | None:
     return [uv, "pip", "compile", *quiet, "--python", sys.executable]
 
 
-def _resolves_with_uv(command: list[str], requirements: list[str], python: str) -> bool:
-    environment = {**os.environ, **uv_index_environment()}
+def _resolves(tool: str, command: list[str], impossible: tuple[str, ...], **options: Any) -> bool:
+    """Run a resolver: True where it resolves, False where it says the requirements cannot
+    be met (one of `impossible` in its message); raises ResolverError otherwise."""
     try:
         done = subprocess.run(
-            [*command, "--python-version", python, "-"],
-            input="\n".join(requirements) + "\n",
-            capture_output=True,
-            text=True,
-            env=environment,
-            timeout=TIMEOUT,
-            check=False,
+            command, capture_output=True, text=True, timeout=TIMEOUT, check=False, **options
         )
     except (OSError, subprocess.TimeoutExpired) as error:
-        raise ResolverError(f"uv did not answer: {error}") from None
+        raise ResolverError(f"{tool} did not answer: {error}") from None
     if done.returncode == 0:
         return True
-    if "unsatisfiable" in done.stderr or "No solution found" in done.stderr:
+    if any(marker in done.stderr for marker in impossible):
         return False
-    raise ResolverError(f"uv could not resolve: {_last_line(done.stderr)}")
+    raise ResolverError(f"{tool} could not resolve: {_last_line(done.stderr)}")
+
+
+def _resolves_with_uv(command: list[str], requirements: list[str], python: str) -> bool:
+    return _resolves(
+        "uv",
+        [*command, "--python-version", python, "-"],
+        ("unsatisfiable", "No solution found"),
+        input="\n".join(requirements) + "\n",
+        env={**os.environ, **uv_index_environment()},
+    )
 
 
 def _resolves_with_pip(requirements: list[str], python: str) -> bool:
     pip = [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed"]
     with tempfile.TemporaryDirectory() as target:
         for_python = ["--only-binary=:all:", "--target", target, "--python-version", python]
-        try:
-            done = subprocess.run(
-                [*pip, *for_python, *requirements],
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise ResolverError(f"pip did not answer: {error}") from None
-    if done.returncode == 0:
-        return True
-    if "ResolutionImpossible" in done.stderr or "No matching distribution" in done.stderr:
-        return False
-    raise ResolverError(f"pip could not resolve: {_last_line(done.stderr)}")
+        return _resolves(
+            "pip",
+            [*pip, *for_python, *requirements],
+            ("ResolutionImpossible", "No matching distribution"),
+        )
 
 
 def _last_line(text: str) -> str:
