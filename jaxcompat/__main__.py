@@ -96,6 +96,15 @@ def _check_methods() -> None:
     scale.factor = 3.0  # plain jax.jit would keep returning 2.0
     assert float(jitted(1.0)[0]) == 3.0
 
+    class Agent:  # a method jitted with self static, then jitted again bound, as JAX takes
+        @functools.partial(jaxcompat.jit, static_argnames=("self",))
+        def act(self, x: Any) -> Any:
+            return x * 2
+
+    agent = Agent()
+    assert float(jaxcompat.jit(agent.act)(1.0)) == 2.0
+    assert float(jaxcompat.jit(jaxcompat.jit(agent.act))(2.0)) == 4.0
+
 
 def _swap_args(fun: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fun)

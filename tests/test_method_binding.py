@@ -342,3 +342,86 @@ def test_an_exception_from_a_jitted_method_keeps_no_reference_to_its_instance():
     del instance
     gc.collect()
     assert alive() is None
+
+
+# --- never stricter than JAX: every way of jitting a method that JAX accepts ------------------
+
+
+def _classes(jit):
+    """A class whose method is jitted with `self` static, and a pytree class whose method is
+    jitted plainly, each decorated with `jit` (JAX's own or jaxcompat's)."""
+
+    class Agent:  # hashed by identity, as the libraries that make self static do
+        def __init__(self):
+            self.w = jnp.ones(3)
+
+        @functools.partial(jit, static_argnames=("self",))
+        def act(self, x):
+            return x * 2 + self.w
+
+        def __hash__(self):
+            return id(self)
+
+        def __eq__(self, other):
+            return self is other
+
+    @jax.tree_util.register_pytree_node_class
+    class Tree:
+        def __init__(self, w):
+            self.w = w
+
+        def tree_flatten(self):
+            return (self.w,), None
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(*children)
+
+        @jit
+        def m(self, x):
+            return self.w * x
+
+    return Agent, Tree
+
+
+#: Each takes (jit, vmap, grad, Agent, Tree, x) and returns an array.
+WAYS_OF_JITTING_A_METHOD = {
+    "called": lambda jit, vmap, grad, A, T, x: A().act(x),
+    "jit(bound)": lambda jit, vmap, grad, A, T, x: jit(A().act)(x),
+    "jit(jit(bound))": lambda jit, vmap, grad, A, T, x: jit(jit(A().act))(x),
+    "jit(partial(bound))": lambda jit, vmap, grad, A, T, x: jit(functools.partial(A().act))(x),
+    "jit(partial(bound, x))": lambda jit, vmap, grad, A, T, x: jit(functools.partial(A().act, x))(),
+    "jit(wraps(bound))": lambda jit, vmap, grad, A, T, x: (
+        lambda a: jit(functools.wraps(a.act)(lambda y: a.act(y)))(x)
+    )(A()),
+    "vmap(bound)": lambda jit, vmap, grad, A, T, x: vmap(A().act)(x[:, None]),
+    "grad(bound)": lambda jit, vmap, grad, A, T, x: (lambda a: grad(lambda y: a.act(y).sum())(x))(
+        A()
+    ),
+    "jit(class attribute, static 0)": lambda jit, vmap, grad, A, T, x: jit(A.act, static_argnums=0)(
+        A(), x
+    ),
+    "jit(class attribute, static self)": lambda jit, vmap, grad, A, T, x: jit(
+        A.act, static_argnames="self"
+    )(A(), x),
+    "jit(bound) twice": lambda jit, vmap, grad, A, T, x: (
+        lambda a: (jit(a.act)(x), jit(a.act)(x))[1]
+    )(A()),
+    "jit(bound).lower.compile": lambda jit, vmap, grad, A, T, x: (
+        lambda f: f.lower(x).compile()(x)
+    )(jit(A().act)),
+    "pytree: called": lambda jit, vmap, grad, A, T, x: T(jnp.ones(3)).m(x),
+    "pytree: jit(bound)": lambda jit, vmap, grad, A, T, x: jit(T(jnp.ones(3)).m)(x),
+    "pytree: jit(jit(bound))": lambda jit, vmap, grad, A, T, x: jit(jit(T(jnp.ones(3)).m))(x),
+    "pytree: vmap(bound)": lambda jit, vmap, grad, A, T, x: vmap(T(jnp.ones(3)).m)(x),
+    "pytree: jit(class attribute)": lambda jit, vmap, grad, A, T, x: jit(T.m)(T(jnp.ones(3)), x),
+}
+
+
+@pytest.mark.parametrize("way", sorted(WAYS_OF_JITTING_A_METHOD))
+def test_every_way_jax_jits_a_method_jaxcompat_does_with_the_same_result(way):
+    run = WAYS_OF_JITTING_A_METHOD[way]
+    x = jnp.arange(3.0)
+    expected = run(jax.jit, jax.vmap, jax.grad, *_classes(jax.jit), x)  # JAX accepts it
+    got = run(jaxcompat.jit, jaxcompat.vmap, jaxcompat.grad, *_classes(jaxcompat.jit), x)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(expected))

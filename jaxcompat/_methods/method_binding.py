@@ -61,12 +61,14 @@ class JittedMethod:
     _jaxcompat_compare_by_identity = True
 
     def __init__(self, fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> None:
+        # First: update_wrapper copies the function's __dict__, which a function made by
+        # functools.wraps of a JAX jitted method holds JAX's `_fun` in (JAX 0.6.0 and newer).
+        functools.update_wrapper(self, fun)
         self._fun = fun
         self._options = options
         self._traits = traits
         self._method: MethodJit | None = None
         self._plain: Any = None
-        functools.update_wrapper(self, fun)
 
     @property
     def method(self) -> MethodJit:
@@ -124,7 +126,7 @@ class JittedOnClass:
     """A :class:`JittedMethod` looked up on its class: ``C.f(obj, x)``, as ``super()`` chains
     write by hand. The first argument is the instance, unless it is an array or a number."""
 
-    __slots__ = ("__wrapped__", "_jitted")
+    __slots__ = ("__weakref__", "__wrapped__", "_jitted")  # weakref: see WithInstance
 
     def __init__(self, jitted: JittedMethod) -> None:
         self._jitted = jitted
@@ -173,8 +175,8 @@ class JittedClassMethod:
     _jaxcompat_compare_by_identity = True
 
     def __init__(self, method: MethodJit) -> None:
+        functools.update_wrapper(self, method.fun)  # type: ignore[arg-type]  # first: see above
         self._method = method
-        functools.update_wrapper(self, method.fun)  # type: ignore[arg-type]
 
     def __get__(self, instance: Any, owner: type | None = None) -> BoundJitted:
         return BoundJitted(self._method, owner if owner is not None else type(instance))

@@ -193,7 +193,9 @@ def rebuild_jit_of(jax_jitted: Any, fun: Callable[..., Any], options: dict[str, 
 class WithInstance:
     """A jitted function bound like ``jax.jit`` binds: the instance is its first argument."""
 
-    __slots__ = ("__self__", "__wrapped__", "_jitted")
+    # __weakref__: JAX memoizes a function it traces by a weak reference to it (jax.jit of
+    # this bound jitted method, as of a bound method, which JAX accepts).
+    __slots__ = ("__self__", "__weakref__", "__wrapped__", "_jitted")
 
     def __init__(self, jitted: Jitted, instance: Any) -> None:
         self._jitted = jitted
@@ -214,6 +216,16 @@ class WithInstance:
 
     def __repr__(self) -> str:
         return jit_repr(lambda: repr(self.__wrapped__))
+
+    # Equal where it binds the same jitted function to the same instance, as bound methods
+    # are: JAX's caches keyed on the function find the compiled program again.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WithInstance):
+            return NotImplemented
+        return self._jitted is other._jitted and self.__self__ is other.__self__
+
+    def __hash__(self) -> int:
+        return hash((id(self._jitted), id(self.__self__)))
 
 
 def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Jitted:
