@@ -97,12 +97,15 @@ def _resolves_with_uv(command: list[str], requirements: list[str], python: str) 
 def _resolves_with_pip(requirements: list[str], python: str) -> bool:
     pip = [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed"]
     with tempfile.TemporaryDirectory() as target:
+        # pip reads a package's Requires-Python against the running interpreter, not the
+        # --python-version it selects wheels for (jax 0.11 on 3.12 from a 3.11): the wheels'
+        # tags, for the row's own Python, say what installs.
         for_python = ["--only-binary=:all:", "--target", target, "--python-version", python]
-        return _resolves(
-            "pip",
-            [*pip, *for_python, *requirements],
-            ("ResolutionImpossible", "No matching distribution"),
-        )
+        for_python.append("--ignore-requires-python")
+        # Only a conflict says the row is not admitted: "no matching distribution" is also
+        # pip's answer for a release it cannot take as a wheel (jax 0.4.13 has an sdist only),
+        # and a row it cannot judge is no answer.
+        return _resolves("pip", [*pip, *for_python, *requirements], ("ResolutionImpossible",))
 
 
 def _last_line(text: str) -> str:
