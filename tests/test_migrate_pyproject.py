@@ -479,3 +479,24 @@ def test_the_floor_keeps_what_the_code_needs_and_names_it(
     assert f"the floor is {floor}: {setter}" in out
     assert f'"jax>={floor}"' in (project / "pyproject.toml").read_text()
     assert out[-1].endswith(f"the ported code runs on JAX {floor} and newer.")
+
+
+def test_a_row_the_indexes_lack_is_no_answer_not_a_conflict(project, capsys, fake_index):
+    # An index without the floor's own jax wheel: the row cannot be judged, and the floor is
+    # not raised past it as if a dependency kept it out.
+    (Path(fake_index["UV_FIND_LINKS"]) / "jax-0.4.13-py3-none-any.whl").rename(
+        Path(fake_index["UV_FIND_LINKS"]) / "hidden.zip"
+    )
+    try:
+        _library(project, ["jax>=0.5", "plain"])
+        assert main(["--check", "lib"]) == 1
+        out = capsys.readouterr().out.splitlines()
+        assert any(
+            line.startswith("note: the other dependencies were not resolved (uv could not ")
+            for line in out
+        )
+        assert out[-1].endswith("the ported code runs on JAX 0.4.13 and newer.")
+    finally:
+        (Path(fake_index["UV_FIND_LINKS"]) / "hidden.zip").rename(
+            Path(fake_index["UV_FIND_LINKS"]) / "jax-0.4.13-py3-none-any.whl"
+        )

@@ -79,7 +79,12 @@ def _resolves(tool: str, command: list[str], impossible: tuple[str, ...], **opti
         raise ResolverError(f"{tool} did not answer: {error}") from None
     if done.returncode == 0:
         return True
-    if any(marker in done.stderr for marker in impossible):
+    # The row's own jax or jaxlib missing from the indexes is no conflict: the row cannot be
+    # judged there.
+    unavailable = ("no version of jax==", "no version of jaxlib==")
+    if any(marker in done.stderr for marker in impossible) and not any(
+        marker in done.stderr for marker in unavailable
+    ):
         return False
     raise ResolverError(f"{tool} could not resolve: {_last_line(done.stderr)}")
 
