@@ -154,8 +154,8 @@ def dependency_floor(
     admit no row. Raises ResolverError where no resolver can answer.
 
     The row at `floor` is tried first (the common answer: nothing holds JAX up); then the
-    lowest admitted row is searched for, a row at a time from the newest down while rows
-    resolve, as a requirement may cap JAX as well as hold it up.
+    newest, and the rows between are halved while the admitted ones are contiguous; where
+    the newest is not admitted (a requirement caps JAX), a row at a time from the floor up.
     """
     candidates = [
         (row, python)
@@ -188,6 +188,8 @@ def _lowest_admitted(count: int, admits: Callable[[int], bool]) -> int | None:
     that caps JAX (the newest is not admitted) is searched a row at a time."""
     if admits(0):
         return 0
+    if count == 1:
+        return None
     if not admits(count - 1):
         return next((index for index in range(1, count - 1) if admits(index)), None)
     low, high = 0, count - 1  # low is not admitted, high is
