@@ -285,6 +285,7 @@ def tests(session: nox.Session, jax: str) -> None:
         return
     row = next(r for r in MATRIX if r.jax == jax)
     _install(session, row.requirements, "test")
+    _require_row_installed(session, row)
     _run_suite(session, row, _quick_compile_env(row), every=row.jax in ONE_ROW_TESTS_ON)
 
 
@@ -346,6 +347,7 @@ def other_pythons(session: nox.Session, jax: str) -> None:
         )
     row = next(r for r in MATRIX if r.jax == jax)
     _install(session, row.requirements, "test")
+    _require_row_installed(session, row)
     at_default = (row, wanted) in OTHER_PYTHON_ENDS_AT_XLA_DEFAULT
     _run_suite(session, row, RUN_ENV if at_default else _quick_compile_env(row))
 
@@ -472,6 +474,18 @@ def _installed_release(session: nox.Session) -> tuple[str, str, str]:
     return jax, jaxlib, python
 
 
+def _require_row_installed(session: nox.Session, row: Row) -> None:
+    """Stop a row whose installed JAX reports another release than its pins: its tests would
+    pass as a release it is not (a jax/version.py edited in a package cache does that)."""
+    jax, jaxlib, _ = _installed_release(session)
+    if (jax, jaxlib) != (row.jax, row.jaxlib):
+        session.error(
+            f"jax=={row.jax} and jaxlib=={row.jaxlib} were installed, but they report jax {jax}"
+            f" and jaxlib {jaxlib}: a changed copy is in the package cache. Clear it (`uv cache"
+            f" clean jax`) and rerun this row."
+        )
+
+
 def _row_installed(session: nox.Session) -> Row | None:
     """The matrix row whose jax and jaxlib pins, on its primary Python, the session holds."""
     installed = _installed_release(session)
@@ -512,7 +526,12 @@ def _relabel_jax(session: nox.Session, label: str) -> None:
     text = version_py.read_text()
     if not line.search(text):
         session.error(f"{version_py} has no _release_version line to relabel")
-    version_py.write_text(line.sub(f"_release_version: str = {label!r}", text, count=1))
+    # A new file in its place, never a write into this one: uv links installed files to its
+    # cache, so writing in place relabels the cache and every venv linked to it (the matrix
+    # row of the newest JAX among them).
+    relabelled = version_py.with_name("version.py.relabelled")
+    relabelled.write_text(line.sub(f"_release_version: str = {label!r}", text, count=1))
+    relabelled.replace(version_py)
     for cached in (version_py.parent / "__pycache__").glob("version.*.pyc"):
         cached.unlink()
 
