@@ -598,6 +598,16 @@ def test_top_k(x, k, data):
     assert_same(gradient, expected)
 
 
+def test_top_k_returns_the_newest_pytree_structure():
+    # The newest jnp.top_k returns lax.top_k's list for "largest" and a tuple for "smallest";
+    # a pytree of another structure would fail a tree_map against the newest's result.
+    x = jnp.arange(6.0).reshape(2, 3)
+    for axis in (-1, 0):
+        assert type(jnp.top_k(x, 1, axis=axis)) is list
+        assert type(jnp.top_k(x, 1, axis=axis, mode="smallest")) is tuple
+        assert type(jax.jit(lambda v, axis=axis: jnp.top_k(v, 1, axis=axis))(x)) is list
+
+
 def test_top_k_integers_and_errors():
     ints = np.array([3, -(2**31), 2**31 - 1, 0], np.int32)
     assert_same(jnp.top_k(ints, 2, mode="smallest")[0], np.array([-(2**31), 0], np.int32))

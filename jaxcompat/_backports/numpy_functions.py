@@ -172,7 +172,10 @@ def top_k(
     else:
         values, indices = lax.top_k(_order_reversed(last), k)
         values = _order_reversed(values)
-    return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis)
+    values, indices = jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis)
+    # The newest returns lax.top_k's own result for "largest", a list on every release, and
+    # a tuple for "smallest" (JAX 0.11.1): two pytree structures, kept as they are.
+    return [values, indices] if mode == "largest" else (values, indices)  # type: ignore[return-value]
 
 
 def minmax(

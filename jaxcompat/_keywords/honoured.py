@@ -104,7 +104,8 @@ def top_k_along_axis(function: Any, path: str, values: dict[str, Any], operand: 
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {operand.ndim}")
     moved = jax.numpy.moveaxis(operand, axis, -1)
     top_values, top_indices = function(moved, k)
-    return jax.numpy.moveaxis(top_values, -1, axis), jax.numpy.moveaxis(top_indices, -1, axis)
+    # A list, as lax.top_k returns on every release: the same pytree structure.
+    return [jax.numpy.moveaxis(top_values, -1, axis), jax.numpy.moveaxis(top_indices, -1, axis)]
 
 
 def negative_indices_as_allowed(
