@@ -1,8 +1,8 @@
 """``python -m jaxcompat`` (or the ``jaxcompat`` console script): the environment report.
 
-Prints the JAX and jaxlib releases, the selected backend, whether the release is a tested
-row of matrix.yml, and one PASS/FAIL line per primitive, checked against the installed JAX.
-When JAX is missing, broken, too old or untested, or JAXCOMPAT_BACKEND is bad, it says what
+Prints the JAX and jaxlib releases, the selected backend, whether ``jax.random`` draws the
+newest JAX's bits, whether the release is a tested row of matrix.yml, and one PASS/FAIL line
+per primitive, checked against the installed JAX. When JAX is missing, broken, too old or untested, or JAXCOMPAT_BACKEND is bad, it says what
 it found and how to fix it. Exits 1 on any problem or failed check; a JAX newer than every
 tested row is a warning, not a problem. ``--json`` prints the same as one JSON object.
 
@@ -273,6 +273,24 @@ def _source_tree_here() -> bool:
     return package.parent == Path.cwd().resolve() and (package.parent / "pyproject.toml").is_file()
 
 
+def newest_random_bits() -> bool:
+    """Whether jax.random draws the newest JAX's bits here: its key splits and random bits
+    follow jax_threefry_partitionable, True by default from JAX 0.5.0 and False before."""
+    import jax
+
+    return bool(jax.config.jax_threefry_partitionable)
+
+
+def random_bits_line(newest: bool) -> str:
+    if newest:
+        return "random bits: the newest JAX's for the same key (jax_threefry_partitionable)"
+    return (
+        "random bits: not the newest JAX's for the same key: jax_threefry_partitionable is "
+        "False, the default before JAX 0.5.0; "
+        'jax.config.update("jax_threefry_partitionable", True) gives the newest\'s bits'
+    )
+
+
 def report(argv: list[str]) -> int:
     """The environment report and self-check (the default verb)."""
     prog = program_name()
@@ -313,6 +331,7 @@ def report(argv: list[str]) -> int:
                     "jaxlib": jaxcompat.JAXLIB_VERSION_STRING,
                     "backend": jaxcompat.BACKEND,
                     "tested": status,
+                    "newest_random_bits": newest_random_bits(),
                     "checks": {name: error is None for name, error in results.items()},
                     "errors": {name: error for name, error in results.items() if error},
                     "problems": [finding.as_dict() for finding in findings],
@@ -329,6 +348,7 @@ def report(argv: list[str]) -> int:
         )
     print(f"JAX {jaxcompat.JAX_VERSION_STRING}, jaxlib {jaxcompat.JAXLIB_VERSION_STRING}")
     print(f"backend: {jaxcompat.BACKEND}")
+    print(random_bits_line(newest_random_bits()))
     print(f"tested release: {status} ({explanation})")
     _print_findings(findings)
     _print_findings(warned, "warning")

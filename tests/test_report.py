@@ -325,3 +325,36 @@ def test_inside_the_checkout_the_report_says_it_reads_the_source_tree(monkeypatc
     # The checkout is where pyproject.toml sits beside the package: installed, nothing said.
     assert (note in inside) == (checkout / "pyproject.toml").is_file()
     assert note not in outside
+
+
+def test_the_report_says_whether_random_bits_are_the_newest_jaxs(monkeypatch, capsys):
+    import jax
+
+    monkeypatch.setattr(report, "CHECKS", {"fine": lambda: None})
+    saved = jax.config.jax_threefry_partitionable
+    lines = {}
+    try:
+        for flag in (False, True):
+            jax.config.update("jax_threefry_partitionable", flag)
+            report.main([])
+            lines[flag] = [
+                line for line in capsys.readouterr().out.splitlines() if "random" in line
+            ]
+            assert report.newest_random_bits() is flag
+    finally:
+        jax.config.update("jax_threefry_partitionable", saved)
+    assert lines[True] == [
+        "random bits: the newest JAX's for the same key (jax_threefry_partitionable)"
+    ]
+    assert lines[False] == [
+        "random bits: not the newest JAX's for the same key: jax_threefry_partitionable is "
+        "False, the default before JAX 0.5.0; "
+        'jax.config.update("jax_threefry_partitionable", True) gives the newest\'s bits'
+    ]
+
+
+def test_the_json_report_says_whether_random_bits_are_the_newest_jaxs(json_report):
+    import jax
+
+    _, data = json_report
+    assert data["newest_random_bits"] is bool(jax.config.jax_threefry_partitionable)

@@ -3,7 +3,9 @@
 The samplers are composed of the installed release's own ``jax.random`` building blocks
 (``uniform``, ``normal``, ``split``) and ``jax.lax`` control flow, following the newest JAX's
 algorithms step by step, so that they trace, jit, vmap and differentiate as the native ones do
-and give the newest JAX's samples bit for bit for the same key.
+and give the newest JAX's samples bit for bit for the same key where the release draws the
+newest's bits: with ``jax_threefry_partitionable`` True, the default from JAX 0.5.0 on and
+an opt-in before (``python -m jaxcompat`` says which holds).
 """
 
 from __future__ import annotations
