@@ -2,9 +2,10 @@
 
 Prints the JAX and jaxlib releases, the selected backend, whether ``jax.random`` draws the
 newest JAX's bits, whether the release is a tested row of matrix.yml, and one PASS/FAIL line
-per primitive, checked against the installed JAX. When JAX is missing, broken, too old or untested, or JAXCOMPAT_BACKEND is bad, it says what
-it found and how to fix it. Exits 1 on any problem or failed check; a JAX newer than every
-tested row is a warning, not a problem. ``--json`` prints the same as one JSON object.
+per primitive, checked against the installed JAX. When JAX is missing, broken, too old or
+untested, or JAXCOMPAT_BACKEND is bad, it says what it found and how to fix it. Exits 1 on
+any problem or failed check; a JAX newer than every tested row is a warning, not a problem.
+``--json`` prints the same as one JSON object.
 
 With a command as its first argument (``COMMANDS``) it runs that command instead.
 """

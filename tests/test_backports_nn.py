@@ -225,6 +225,19 @@ def test_standardize_gradient(x):
     assert_same(gradient, np.full(x.shape, 1 / np.sqrt(3.0 + 1e-5), np.float32))
 
 
+def test_standardize_gives_the_same_bits_eagerly_as_under_jit():
+    # The newest standardize is a jitted function: called eagerly it rounds as its program
+    # does under jit, not op by op.
+    x = np.linspace(-3.0, 1000.0, 24, dtype=np.float32).reshape(4, 6) ** 2 / 7
+    where = np.arange(24).reshape(4, 6) % 5 != 1
+    where[0] = [True, False, False, False, False, False]  # a row of one element
+    jitted = jax.jit(nn.standardize, static_argnames="algorithm")
+    for algorithm in ("fast", "stable"):
+        for mask in (None, where):
+            eager = nn.standardize(x, where=mask, algorithm=algorithm)
+            np.testing.assert_array_equal(eager, jitted(x, where=mask, algorithm=algorithm))
+
+
 def test_standardize_fast_variance_is_clipped_and_algorithm_checked():
     # mean(x**2) - mean(x)**2 rounds below zero for these float32 values.
     x = np.full((2, 3), 1000.1, np.float32)
