@@ -227,7 +227,8 @@ def _suite_directory(session: nox.Session) -> Path:
 
 # The tests whose outcome does not depend on the installed JAX (marked `one_row` by
 # tests/conftest.py: the checker, migrate, matrix, docs generation) run on the oldest and the
-# newest row, on every other-Python cell and on `future`; the rows between leave them out.
+# newest row, on each other Python's oldest cell (ONE_ROW_CELLS) and on `future`; the rows
+# between leave them out.
 ONE_ROW_TESTS_ON = {MATRIX[0].jax, MATRIX[-1].jax}
 WITHOUT_ONE_ROW_TESTS = ["-m", "not packaging and not one_row"]
 
@@ -314,6 +315,13 @@ def _python_ends() -> set[tuple[str, str]]:
 
 PYTHON_ENDS = _python_ends()
 
+# The one_row tests read Python's own syntax trees, not JAX: each other Python runs them at
+# the oldest breakpoint row it has, and its other cells leave them out.
+ONE_ROW_CELLS = {
+    next((row.jax, python) for row, other in OTHER_PYTHONS if other == python)
+    for python in {python for _, python in OTHER_PYTHONS}
+}
+
 # The oldest release on its oldest Python and the newest on its newest: there XLA compiles as
 # it does for users (the other cells, like the rows, take QUICK_COMPILE_FLAGS). Both run in
 # `.ci/run`. The slowest other-Python cell, JAX 0.10.2 on 3.12, took 3.5 minutes at XLA's
@@ -349,7 +357,8 @@ def other_pythons(session: nox.Session, jax: str) -> None:
     _install(session, row.requirements, "test")
     _require_row_installed(session, row)
     at_default = (row, wanted) in OTHER_PYTHON_ENDS_AT_XLA_DEFAULT
-    _run_suite(session, row, RUN_ENV if at_default else _quick_compile_env(row))
+    every = (row.jax, wanted) in ONE_ROW_CELLS
+    _run_suite(session, row, RUN_ENV if at_default else _quick_compile_env(row), every=every)
 
 
 def _row_params(tags: list[str]) -> list[nox.Param]:

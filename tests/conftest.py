@@ -18,9 +18,9 @@ import pytest
 #: Test files whose outcome does not depend on the installed JAX: the checker, migrate,
 #: matrix, nox helpers and the generated docs read jaxcompat's data files and the tree, not
 #: JAX. Their tests are marked ``one_row``: nox runs them on the oldest and the newest row
-#: and on every other-Python cell (the checker reads Python's own syntax trees), and leaves
-#: them out of the rows between, where they would test the same thing again. A test in these
-#: files that runs ported code on the installed JAX is marked ``every_row``.
+#: and on each other Python's oldest cell (the checker reads Python's own syntax trees), and
+#: leaves them out of the other sessions, where they would test the same thing again. A test
+#: in these files that runs ported code on the installed JAX is marked ``every_row``.
 ONE_ROW_FILES = frozenset(
     {
         "test_check.py",
