@@ -136,6 +136,20 @@ def _nav_pages(nav: object) -> set[str]:
     return set()
 
 
+def test_each_reference_page_has_its_title_in_the_navigation(generated):
+    # The sidebar names a module page as the page's own title does: jaxcompat.numpy.
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=yaml.BaseLoader)
+    section = next(
+        item["Names and keywords"] for item in config["nav"] if "Names and keywords" in item
+    )
+    labelled = [entry for entry in section if isinstance(entry, dict)]
+    assert labelled, section
+    for entry in labelled:
+        ((label, page),) = entry.items()
+        title = generated[page].split("\n# ", 1)[-1].split("\n", 1)[0]
+        assert title.removeprefix("# ").strip("`") == label, (page, title)
+
+
 def test_every_page_is_in_the_navigation(generated):
     config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=yaml.BaseLoader)
     docs = ROOT / "docs"
