@@ -279,7 +279,8 @@ def newest_random_bits() -> bool:
     follow jax_threefry_partitionable, True by default from JAX 0.5.0 and False before."""
     import jax
 
-    return bool(jax.config.jax_threefry_partitionable)
+    # Read by name: JAX's typing of its config lists the option on some releases only.
+    return bool(getattr(jax.config, "jax_threefry_partitionable"))  # noqa: B009
 
 
 def random_bits_line(newest: bool) -> str:
