@@ -23,7 +23,7 @@ from .._surface import (
     signature_runs,
     status,
 )
-from ._ranges import release_tuple, release_tuples
+from ._ranges import every_row_mask, release_tuple, release_tuples
 
 __all__ = [
     "JAXCOMPAT_MODULES",
@@ -94,7 +94,7 @@ class NameFacts:
 
     @property
     def absent(self) -> int:
-        return ((1 << len(rows())) - 1) & ~(self.ok | self.warns | self.raises)
+        return every_row_mask() & ~(self.ok | self.warns | self.raises)
 
     @property
     def known(self) -> bool:
@@ -299,7 +299,7 @@ def same_object_stable(path: str) -> tuple[str, ...]:
 def stable_first_mask(stable: str) -> int:
     """The rows on which jaxcompat can give the stable name (from its ``first``)."""
     first = stable_names()[stable].first
-    everything = (1 << len(rows())) - 1
+    everything = every_row_mask()
     if first is None:
         return everything
     return everything & ~rows_before(first)

@@ -21,11 +21,10 @@ import ast
 from collections.abc import Iterator
 from typing import cast
 
-from .._surface import rows
 from ._api import first_good_row
 from ._gates import catches_lookup_errors, hasattr_test
 from ._module_data import array_attribute
-from ._ranges import describe
+from ._ranges import describe, every_row_mask
 from ._uses import Gate
 
 __all__ = ["BY_NAME", "array_findings"]
@@ -70,7 +69,7 @@ def _hasattr_names(test: ast.expr) -> set[str]:
 
 class _Finder:
     def __init__(self, gates: list[Gate]) -> None:
-        self.full = (1 << len(rows())) - 1
+        self.full = every_row_mask()
         # The version gates' truths, by the `if` (or conditional expression) they test.
         self.truths = {
             id(gate.node): gate.truth

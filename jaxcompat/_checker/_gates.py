@@ -19,7 +19,7 @@ from packaging.version import InvalidVersion, Version
 
 from .._surface import rows
 from ._api import JAXCOMPAT_MODULES, JAXCOMPAT_OWN, facts, stable_first_mask, stable_names
-from ._ranges import release_tuples
+from ._ranges import every_row_mask, release_tuples
 from ._walk import walk
 
 __all__ = [
@@ -87,7 +87,7 @@ class Evaluator:
         #: (line, column, source, rows) of string comparisons of ``jax.__version__`` that
         #: order releases wrongly on those rows ("0.10.0" < "0.7.2").
         self.misordered: list[tuple[int, int, str, int]] = []
-        self._full = (1 << len(rows())) - 1
+        self._full = every_row_mask()
 
     def version_kind(self, node: ast.expr) -> str | None:
         """``"str"``, ``"tuple"``: the version itself; ``"derived"``: computed from it."""
@@ -218,7 +218,7 @@ def available_rows(path: str) -> int | None:
     name = facts(path)
     if name is None or not name.known:
         return None
-    return (1 << len(rows())) - 1 & ~(name.absent | name.raises)
+    return every_row_mask() & ~(name.absent | name.raises)
 
 
 #: Where ``version("jax")`` reads the installed distribution's version from.
@@ -250,7 +250,7 @@ def reads_installed_jax_version(node: ast.AST) -> bool:
 def _jaxcompat_has(relative: str) -> int | None:
     """The rows on which ``hasattr(jaxcompat..., name)`` is true (None: unknown)."""
     if relative in JAXCOMPAT_OWN or relative in JAXCOMPAT_MODULES:
-        return (1 << len(rows())) - 1
+        return every_row_mask()
     if relative in stable_names():
         return stable_first_mask(relative)
     name = facts(f"jax.{relative}")

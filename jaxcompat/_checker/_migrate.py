@@ -23,7 +23,6 @@ import tokenize
 from bisect import bisect_right
 from collections.abc import Collection
 
-from .._surface import rows
 from ._api import JAXCOMPAT_MODULES
 from ._edits import Edit, applied, edited_tree
 from ._files import LINE_END, char_column, source_lines
@@ -31,6 +30,7 @@ from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
 from ._migrate_positional import keyword_insertions
 from ._migrate_private import package_names, private_reads, split_names
+from ._ranges import every_row_mask
 from ._uses import Use
 from ._walk import walk
 
@@ -307,7 +307,7 @@ def import_edits(source: str, tree: ast.Module, scope: int | None = None) -> lis
     """The edits that point the JAX imports of ``source`` (parsed as ``tree``) at jaxcompat
     and correct its reads of the JAX release through jaxcompat, for the rows ``scope``
     (default: every row)."""
-    scope = (1 << len(rows())) - 1 if scope is None else scope
+    scope = every_row_mask() if scope is None else scope
     lines = source_lines(source)
     imports = [s for s in every_statement(tree) if isinstance(s, ast.Import | ast.ImportFrom)]
     reads_versions = "__version" in source or "JAX_VERSION_STRING" in source
@@ -342,7 +342,7 @@ def keyword_edits(
     """The edits that pass by keyword the positional arguments of the calls of ``imported``
     (a source whose imports point at jaxcompat, parsed as ``tree``, resolved as ``uses``
     where given) that the newest signature binds otherwise (``_migrate_positional``)."""
-    scope = (1 << len(rows())) - 1 if scope is None else scope
+    scope = every_row_mask() if scope is None else scope
     lines = source_lines(imported)
     return [
         Edit(line, column, line, column, text)

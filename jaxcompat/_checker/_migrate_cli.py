@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import TypeVar
 
 from .._program import program_name
-from .._surface import rows
 from ._checked import CheckedSource, read_checked
 from ._edits import applied, edited_tree
 from ._files import (
@@ -68,7 +67,7 @@ from ._migrate_pyproject import (
 )
 from ._migrate_renames import rename_edits
 from ._pyproject_edit import PyprojectError, validate
-from ._ranges import RangeError, range_for_file, spec_mask
+from ._ranges import RangeError, every_row_mask, range_for_file, spec_mask
 from ._retree import reparsed_statements
 from ._rules import Finding
 
@@ -152,7 +151,7 @@ def _load(file: Path, override: int | None, known_ranges: dict[Path, tuple[int, 
     tree = _protected(_parsed, text, scope)
     edits = _protected(lambda source, _: import_edits(source, tree, scope), text, scope)
     imported = applied(text, edits)
-    every_row = (1 << len(rows())) - 1
+    every_row = every_row_mask()
     try:
         # Parsed once: the rewritten text's tree is the source's, with the statements the
         # rewrite changed parsed again; its reading serves the keyword insertions and `check`.
@@ -191,7 +190,7 @@ def _keeps_reading(item: _Loaded, kept_lines: int) -> bool:
     # Only a file with a gate (or a suppression, which hides one) has gates to remove.
     if gate_count(list(item.every_row)) > 0 or SUPPRESSION.search(item.imported):
         return True
-    every_row = (1 << len(rows())) - 1
+    every_row = every_row_mask()
     return item.scope != every_row and kept_lines + len(item.checked.lines) <= KEPT_LINES
 
 
@@ -282,7 +281,7 @@ def main(argv: list[str]) -> int:
     ported: list[PortedFile] = []
     writes: list[Write] = []
     loaded: list[_Loaded | tuple[Path, Exception]] = []
-    every_row = (1 << len(rows())) - 1
+    every_row = every_row_mask()
     kept_lines = 0  # of the trees kept for the findings on the lowered range
     with few_collections():
         for path in paths:

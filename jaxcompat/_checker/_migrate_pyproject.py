@@ -27,6 +27,7 @@ from ._checked import check_source
 from ._dependency_floor import ResolverError, dependency_floor, other_requirements
 from ._files import source_lines
 from ._pyproject_edit import PyprojectEdit, project_table, release, update
+from ._ranges import every_row_mask
 from ._resolve import resolve_file
 from ._rules import Finding
 
@@ -239,7 +240,7 @@ def end_of_port(
     would have run below it. `resolved`: a resolver read the other dependencies (the notes
     need not guess from the installed ones).
     """
-    every_row = (1 << len(rows())) - 1
+    every_row = every_row_mask()
     on_every_row = [
         list(file.every_row)
         if file.every_row is not None

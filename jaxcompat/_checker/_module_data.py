@@ -20,7 +20,6 @@ __all__ = [
     "module_mask",
     "module_name",
     "module_unknown",
-    "modules_known",
     "rows_of_runs",
 ]
 
@@ -48,11 +47,6 @@ _RUN = re.compile(r"(\D)(\d+)")
 def rows_of_runs(runs: str) -> str:
     """A names entry, ``.39o8`` (a character and how many rows have it), one character a row."""
     return "".join(char * int(count) for char, count in _RUN.findall(runs))
-
-
-def modules_known() -> frozenset[str]:
-    """Every JAX module path some row has."""
-    return frozenset(_data()["modules"])
 
 
 def module_mask(path: str) -> tuple[int, int] | None:

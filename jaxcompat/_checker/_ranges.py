@@ -24,11 +24,10 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = [
-    "ALL",
     "RangeError",
     "describe",
+    "every_row_mask",
     "leading_name",
-    "mask_of",
     "range_for_file",
     "release_tuple",
     "release_tuples",
@@ -52,18 +51,9 @@ def release_tuples() -> tuple[tuple[int, ...], ...]:
     return tuple(release_tuple(row) for row in rows())
 
 
-def _all_rows() -> int:
+def every_row_mask() -> int:
+    """The mask of every row."""
     return (1 << len(rows())) - 1
-
-
-ALL = -1  # stands for every row until masked with `_all_rows()`
-
-
-def mask_of(indices: list[int] | range) -> int:
-    mask = 0
-    for index in indices:
-        mask |= 1 << index
-    return mask
 
 
 def row_list(mask: int) -> list[str]:
@@ -172,7 +162,7 @@ def _range_for_directory(directory: Path, fix_option: str | None) -> tuple[int, 
                 break
             shown = _shown(pyproject)
             if "" in specifiers:
-                return _all_rows(), f"{shown}: jax, unpinned"
+                return every_row_mask(), f"{shown}: jax, unpinned"
             # Entries under different markers (one per Python) each hold on their own
             # Pythons: the library supports the releases any of them admits.
             mask, refused = 0, []
@@ -184,7 +174,7 @@ def _range_for_directory(directory: Path, fix_option: str | None) -> tuple[int, 
             if not mask:
                 raise refused[0]
             return mask, f"{shown}: " + " or ".join(f"jax{text}" for text in specifiers)
-    return _all_rows(), "every supported release"
+    return every_row_mask(), "every supported release"
 
 
 def _shown(path: Path) -> str:

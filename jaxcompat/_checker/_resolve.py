@@ -14,7 +14,6 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from .._surface import rows
 from ._api import is_module
 from ._gates import (
     Evaluator,
@@ -24,7 +23,7 @@ from ._gates import (
     is_type_checking,
     reads_installed_jax_version,
 )
-from ._ranges import RangeError, spec_mask
+from ._ranges import RangeError, every_row_mask, spec_mask
 from ._scopes import Binding, Scope, annotation_nodes, parameters
 from ._uses import CallInfo, Gate, Use
 from ._walk import walk
@@ -38,7 +37,7 @@ _VERSION_ATTRIBUTES = {"__version__", "__version_info__", "JAX_VERSION", "JAX_VE
 
 class _Resolver(ast.NodeVisitor):
     def __init__(self, future_annotations: bool, lines: Sequence[str]) -> None:
-        self.full = (1 << len(rows())) - 1
+        self.full = every_row_mask()
         self.future_annotations = future_annotations
         self.lines = lines
         self.uses: list[Use] = []
@@ -551,7 +550,7 @@ def _may_read_the_version(node: ast.AST, tracked: dict[str, str | int]) -> bool:
 def _marked_releases(decorators: list[ast.expr]) -> int:
     """The rows a test runs on under jaxcompat's pytest plugin: ``@pytest.mark.jax(">=0.4.36")``
     skips it elsewhere, so its body is a version gate's branch. Every row without the mark."""
-    mask = (1 << len(rows())) - 1
+    mask = every_row_mask()
     for decorator in decorators:
         if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
             continue

@@ -67,7 +67,6 @@ class JitTraits:
         native_eval_shape: ``jax.jit(f).eval_shape`` exists.
         normalize_lowered: applied to every ``Lowered`` handed out.
         normalize_traced: applied to every native ``Traced`` handed out.
-        translate_options: maps jaxcompat's option values to this release's ``jax.jit``.
         hand_back_jax_jit: ``jax.jit``'s own object already behaves as the newest's for a
             plain function (its ``lower``, ``trace`` and ``eval_shape`` live on its type, JAX
             0.6.0), so ``jaxcompat.jit`` of one is that object.
@@ -82,7 +81,6 @@ class JitTraits:
     native_eval_shape: bool
     normalize_lowered: Callable[[Any], Any]
     normalize_traced: Callable[[Any], Any] = lambda traced: traced
-    translate_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda options: options
     hand_back_jax_jit: bool = False
     flatten_segfaults: bool = False
 
@@ -113,7 +111,7 @@ def check_options(options: Mapping[str, Any], traits: JitTraits) -> dict[str, An
             # "RuntimeError: generator raised StopIteration". Interned names always match.
             value = _intern_names(value)
         forwarded[name] = value
-    return traits.translate_options(forwarded)
+    return forwarded
 
 
 def _intern_names(value: Any) -> Any:
