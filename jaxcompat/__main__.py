@@ -7,7 +7,7 @@ untested, or JAXCOMPAT_BACKEND is bad, it says what it found and how to fix it. 
 any problem or failed check; a JAX newer than every tested row is a warning, not a problem.
 ``--json`` prints the same as one JSON object.
 
-With a command as its first argument (``COMMANDS``) it runs that command instead.
+With a command as its first argument (``SUBCOMMANDS``) it runs that command instead.
 """
 
 from __future__ import annotations
@@ -28,17 +28,15 @@ from typing import Any
 import jaxcompat
 from jaxcompat import _diagnose
 from jaxcompat._diagnose import Finding
+from jaxcompat._early_commands import COMMANDS
 from jaxcompat._program import program_name
 
-#: Verbs dispatched before anything reads JAX: verb -> module with ``main(argv) -> int``.
-SUBCOMMANDS = {
-    "check": "jaxcompat._checker",
-    "migrate": "jaxcompat._checker._migrate_cli",
-    "matrix": "jaxcompat._matrix.cli",
-}
+#: Verbs dispatched before anything reads JAX: verb -> module with ``main(argv) -> int``
+#: (the one table, in ``_early_commands``).
+SUBCOMMANDS = COMMANDS
 
 #: One line per command in the report's help (its "commands:" section).
-COMMANDS = {
+COMMAND_HELP = {
     "check": "report what in a library breaks on which JAX releases",
     "migrate": "port a library: point its JAX imports at jaxcompat",
     "matrix": "the JAX releases to test a library on, and how to install each",
@@ -296,13 +294,13 @@ def random_bits_line(newest: bool) -> str:
 def report(argv: list[str]) -> int:
     """The environment report and self-check (the default verb)."""
     prog = program_name()
-    width = max(map(len, COMMANDS))
+    width = max(map(len, COMMAND_HELP))
     parser = argparse.ArgumentParser(
         prog=prog,
         usage=f"{prog} [--json] | {prog} COMMAND ...",
         description=textwrap.fill(_DESCRIPTION, 88),
         epilog="commands:\n"
-        + "".join(f"  {name:<{width}}  {text}\n" for name, text in COMMANDS.items())
+        + "".join(f"  {name:<{width}}  {text}\n" for name, text in COMMAND_HELP.items())
         + f"\nEach command's own help: {prog} COMMAND --help",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

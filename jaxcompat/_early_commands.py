@@ -16,8 +16,13 @@ from pathlib import Path
 
 __all__ = ["requested_command", "run"]
 
-#: The commands that read no JAX, each with the module that has its ``main(argv) -> int``.
-COMMANDS = {"check": "jaxcompat._checker._cli", "migrate": "jaxcompat._checker._migrate_cli"}
+#: The commands, each with the module that has its ``main(argv) -> int``: the one table of
+#: them, which ``python -m jaxcompat`` and the console script read too. None reads JAX.
+COMMANDS = {
+    "check": "jaxcompat._checker._cli",
+    "migrate": "jaxcompat._checker._migrate_cli",
+    "matrix": "jaxcompat._matrix.cli",
+}
 
 #: Python's options that take a value in the next argument.
 _OPTIONS_WITH_VALUE = frozenset({"-X", "-W", "--check-hash-based-pycs"})

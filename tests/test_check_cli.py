@@ -727,6 +727,35 @@ def test_python_m_jaxcompat_check_and_migrate_import_no_jax(tmp_path, verb):
         assert (tmp_path / "a.py").read_text() == "import jaxcompat as jax\njax.tree.map(f, x)\n"
 
 
+@pytest.mark.subprocess
+def test_python_m_jaxcompat_matrix_imports_no_jax(tmp_path):
+    # matrix reads matrix.yml and the library's pyproject.toml: no JAX either.
+    write(tmp_path, "pyproject.toml", '[project]\nname = "lib"\ndependencies = ["jax>=0.12"]\n')
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "jaxcompat", "matrix", ".", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+        check=False,
+    )
+    imported = [line.rpartition("|")[2].strip() for line in result.stderr.splitlines()]
+    # importlib.import_module's own import is not timed; the command's imports are.
+    assert "jaxcompat._matrix.select" in imported
+    assert [name for name in imported if name.split(".")[0] in ("jax", "jaxlib")] == []
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert [row["jax"] for row in json.loads(result.stdout)] == ["0.12.0", "0.12.0.1"]
+
+
+def test_every_command_of_the_report_is_in_the_one_table():
+    from jaxcompat import __main__ as report
+    from jaxcompat._early_commands import COMMANDS
+
+    assert report.SUBCOMMANDS is COMMANDS
+    assert list(report.COMMAND_HELP) == list(COMMANDS)
+
+
 @pytest.mark.parametrize(
     ("argv", "found"),
     [

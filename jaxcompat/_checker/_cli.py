@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import sys
 from pathlib import Path
 
+from .._early_commands import COMMANDS
 from .._pipes import quiet_on_closed_pipe
 from .._program import program_name
 from ._checked import check_source, codes
@@ -130,17 +132,14 @@ def main(argv: list[str]) -> int:
 
 
 def console() -> int:
-    """The ``jaxcompat`` console script: ``jaxcompat check ...`` or ``jaxcompat migrate ...``,
-    else ``python -m jaxcompat``.
+    """The ``jaxcompat`` console script: a command of ``_early_commands.COMMANDS``
+    (``jaxcompat check ...``), else ``python -m jaxcompat``.
 
     It dispatches before ``jaxcompat.__main__`` is imported, as that module needs JAX.
     """
-    if sys.argv[1:2] == ["check"]:
-        return quiet_on_closed_pipe(main, sys.argv[2:])
-    if sys.argv[1:2] == ["migrate"]:
-        from ._migrate_cli import main as migrate
-
-        return quiet_on_closed_pipe(migrate, sys.argv[2:])
+    if sys.argv[1:2] and sys.argv[1] in COMMANDS:
+        command = importlib.import_module(COMMANDS[sys.argv[1]]).main
+        return quiet_on_closed_pipe(command, sys.argv[2:])
     from jaxcompat.__main__ import main as report
 
     return quiet_on_closed_pipe(report, sys.argv[1:])
