@@ -795,7 +795,7 @@ def test_names_that_need_a_newer_release(name, first):
     # JAX's own object, and elsewhere the error names the first release that has it.
     # (adapted where the newest JAX added a keyword; AccuracyMode and Tolerance of 0.6.0-0.7.1
     # are jax._src.lax.lax's).
-    if jaxcompat.JAX_VERSION >= parse_release(first):
+    if parse_release(first) <= jaxcompat.JAX_VERSION:
         found = getattr(lax, name)
         own = getattr(jax.lax, name, None)
         if own is None:  # AccuracyMode and Tolerance of 0.6.0-0.7.1
