@@ -57,7 +57,11 @@ SURFACE = {
             "names": _names(clip=ALL, reshape=ALL, sum=ALL, round_="oowr...", zeros=ALL),
         },
         "jax.tree": {"mirrored": True, "importable": ".oooooo", "names": _names(map=".oooooo")},
-        "jax.tree_util": {"mirrored": True, "importable": ALL, "names": _names(tree_map=ALL)},
+        "jax.tree_util": {
+            "mirrored": True,
+            "importable": ALL,
+            "names": _names(tree_map=ALL, register_dataclass="..ooooo"),
+        },
         "jax.core": {
             "mirrored": False,
             "importable": ALL,
@@ -105,6 +109,11 @@ SURFACE = {
         "jax.experimental.shard_map.shard_map": [[0, "f,mesh,in_specs,out_specs,check_rep="]],
         "jax.grad": [[0, "fun,argnums=,has_aux=,**kwargs"]],
         "jax.numpy.zeros": [[0, "shape,dtype="], [4, "shape,dtype=,*,out_sharding="]],
+        "jax.tree_util.register_dataclass": [
+            [0, None],
+            [2, "nodetype,data_fields,meta_fields"],
+            [4, "nodetype,data_fields=,meta_fields="],
+        ],
     },
 }
 

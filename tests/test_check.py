@@ -307,6 +307,42 @@ def test_positional_calls():
     ]
 
 
+def test_a_call_without_an_argument_some_rows_require():
+    source = """\
+        import jax
+        from jax.tree_util import register_dataclass
+        jax.tree_util.register_dataclass(C)
+        jax.tree_util.register_dataclass(C, data_fields=[], meta_fields=[])
+        jax.tree_util.register_dataclass(C, [], [])
+        jax.tree_util.register_dataclass(C, [])
+        jax.tree_util.register_dataclass(*args)
+        jax.tree_util.register_dataclass(C, **fields)
+        jax.jit(static_argnums=0)
+
+        @register_dataclass
+        class D:
+            pass
+    """
+    jc021 = [finding for finding in check(source, ">=0.4.30") if " JC021 " in finding]
+    assert jc021 == [
+        "3:1: JC021 `jax.tree_util.register_dataclass` called without `data_fields` and "
+        "`meta_fields`, which JAX requires on 0.4.30-0.5.3; pass them",
+        "6:1: JC021 `jax.tree_util.register_dataclass` called without `meta_fields`, which "
+        "JAX requires on 0.4.30-0.5.3; pass it",
+        # This data's newest jax.jit requires `fun` too: no jaxcompat name is offered.
+        "9:1: JC021 `jax.jit` called without `fun`, which JAX requires on 0.4.30-0.12.0; pass it",
+        "11:2: JC021 `jax.tree_util.register_dataclass` called without `data_fields` and "
+        "`meta_fields`, which JAX requires on 0.4.30-0.5.3; pass them",
+    ]
+
+
+def test_a_call_failing_for_a_keyword_is_not_also_missing_the_old_name():
+    # reshape(x, shape=...) on the rows whose reshape wants `newshape`: the keyword is the
+    # cause (JC010), not a second finding for the parameter it renamed.
+    found = check("import jax\njax.numpy.reshape(x, shape=(2,))\n")
+    assert [finding.split(" ")[1] for finding in found] == ["JC010"]
+
+
 def test_star_arguments_are_not_counted():
     assert check("import jax\njax.jit(*args)\njax.jit(f, **options)\n") == []
 

@@ -343,6 +343,7 @@ def test_explain(capsys):
         "JC010",
         "JC011",
         "JC020",
+        "JC021",
         "JC030",
         "JC031",
         "JC032",

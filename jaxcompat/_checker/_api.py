@@ -181,6 +181,7 @@ class Parameter:
     positional: bool  # can be passed by position
     keyword: bool  # can be passed by keyword
     deprecated: bool  # JAX's deprecated-argument sentinel: passing it warns
+    required: bool = False  # no default: a call that leaves it out is a TypeError
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,7 @@ def parse_signature(text: str) -> Signature:
                     positional=not keyword_only,
                     keyword=index > slash,
                     deprecated=item.endswith("=!"),
+                    required="=" not in item,
                 )
             )
     return Signature(text, tuple(parameters), var_positional, var_keyword)

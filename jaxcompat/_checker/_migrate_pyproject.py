@@ -48,7 +48,7 @@ __all__ = [
 
 #: The findings on which the code does not run: AttributeError/ImportError, TypeError, or a
 #: position that means another parameter.
-FAILING_CODES = frozenset({"JC001", "JC003", "JC010", "JC020", "JC040"})
+FAILING_CODES = frozenset({"JC001", "JC003", "JC010", "JC020", "JC021", "JC040"})
 
 
 def lowest_release(findings: list[Finding]) -> str:

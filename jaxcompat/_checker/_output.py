@@ -55,6 +55,14 @@ EXPLANATIONS: dict[str, tuple[str, str]] = {
         "arguments on some releases (TypeError), or where a position means another "
         "parameter on some releases (a silent wrong answer). Pass them by keyword.",
     ),
+    "JC021": (
+        "missing-argument",
+        "A call leaves out an argument that the JAX callable requires on some releases in "
+        "the range (it has no default there), so the call raises TypeError there: "
+        "`jax.tree_util.register_dataclass(cls)` on 0.4.27-0.4.35, which want `data_fields` "
+        "and `meta_fields`. Pass it, or use the jaxcompat name that takes the newest "
+        "signature.",
+    ),
     "JC030": (
         "replaceable-gate",
         "A version gate (a comparison of jax.__version_info__ or jax.__version__, a "

@@ -317,9 +317,15 @@ class _Resolver(ast.NodeVisitor):
 
     visit_AsyncWith = visit_With
 
+    def visit_decorator(self, decorator: ast.expr) -> None:
+        # A bare decorator is a call with one argument, the function or class it decorates:
+        # `@jax.tree_util.register_dataclass` fails where JAX requires more.
+        if not self.record(decorator, DECORATOR_CALL):
+            self.visit(decorator)
+
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for decorator in node.decorator_list:
-            self.visit(decorator)
+            self.visit_decorator(decorator)
         for default in [*node.args.defaults, *node.args.kw_defaults]:
             if default is not None:
                 self.visit(default)
@@ -334,7 +340,9 @@ class _Resolver(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        for expression in [*node.decorator_list, *node.bases, *node.keywords]:
+        for decorator in node.decorator_list:
+            self.visit_decorator(decorator)
+        for expression in [*node.bases, *node.keywords]:
             self.visit(expression)
         self.scopes.append(Scope(True))
         self.statements(node.body)
@@ -505,6 +513,10 @@ class _Resolver(ast.NodeVisitor):
 
 #: Nodes with nothing under them that the resolver reads.
 _LEAVES = (ast.Name, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
+#: What a bare decorator (not a call) does with the function or class below it.
+DECORATOR_CALL = CallInfo(1, (), False)
 
 
 def _call_info(node: ast.Call) -> CallInfo:

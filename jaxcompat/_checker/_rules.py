@@ -8,6 +8,7 @@ Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
 - JC010 a keyword argument is not accepted on some rows;
 - JC011 a keyword argument is deprecated (passing it warns) on some rows;
 - JC020 a positional call fails, or means another parameter, on some rows;
+- JC021 a call leaves out an argument that some rows require;
 - JC030 a version gate that a jaxcompat name replaces (every branch is a location of it, or
   jaxcompat gives a branch's names on every release of the range);
 - JC031 a string comparison of ``jax.__version__`` that orders some releases wrongly;
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -184,7 +186,10 @@ def _call_findings(
     limits: dict[int, int] = {}
     meaning: list[dict[str, int]] = [{} for _ in range(call.positional or 0)]
     signatures = [(s, m & scope) for s, m in signature_masks(sig_path) if m & scope]
+    missing: dict[str, int] = {}
     for signature, mask in signatures:
+        for name in _left_out(signature, call):
+            missing[name] = missing.get(name, 0) | mask
         by_name = {p.name: p for p in signature.parameters}
         for keyword, _, _ in call.keywords:
             parameter = by_name.get(keyword)
@@ -260,6 +265,55 @@ def _call_findings(
         if stable is not None and not fix_path.startswith("jaxcompat."):
             fix += f" (or use `jaxcompat.{stable}`)"
         yield Finding(use.line, use.col, "JC020", f"{text}; {fix}", bad)
+    # Where a keyword is refused or too many are passed, that finding says why the call fails.
+    failing = too_many | functools.reduce(operator.or_, rejected.values(), 0)
+    left_out = {name: mask & ~failing for name, mask in missing.items() if mask & ~failing}
+    if left_out:
+        yield _left_out_finding(use, shown, fix_path, left_out, scope)
+
+
+def _left_out(signature: Signature, call: CallInfo) -> list[str]:
+    """The parameters that `signature` requires and `call` does not pass (none where the
+    call unpacks ``*args`` or ``**kwargs``, which may pass anything)."""
+    if call.positional is None or call.double_star:
+        return []
+    by_position = set(signature.positional_names[: call.positional])
+    by_keyword = {keyword for keyword, _, _ in call.keywords}
+    return [
+        p.name
+        for p in signature.parameters
+        if p.required and p.name not in by_position and p.name not in by_keyword
+    ]
+
+
+def _left_out_finding(
+    use: Use, shown: str, fix_path: str, left_out: dict[str, int], scope: int
+) -> Finding:
+    """JC021: a call without arguments some rows require (``register_dataclass(cls)`` on
+    0.4.27-0.4.35, which want ``data_fields`` and ``meta_fields``)."""
+    bad = functools.reduce(operator.or_, left_out.values(), 0)
+    names = [f"`{name}`" for name in left_out]
+    if len(set(left_out.values())) == 1:
+        what = f"{' and '.join(names)}, which JAX requires on {describe(bad)}"
+    else:
+        what = " and ".join(
+            f"`{name}` (required on {describe(mask)})" for name, mask in left_out.items()
+        )
+    them = "them" if len(names) > 1 else "it"
+    # The jaxcompat name to use: one that works on the whole range and whose newest
+    # signature (jaxcompat's, on every release) requires none of them (jaxcompat.jit).
+    newest = _newest_signature(fix_path)
+    optional_in_newest = newest is not None and not any(
+        p.required and p.name in left_out for p in newest.parameters
+    )
+    stable, _ = _covering_stable(fix_path, scope)
+    own = fix_path.removeprefix("jax.") if fix_path.removeprefix("jax.") in JAXCOMPAT_OWN else None
+    replacement = stable or own
+    if replacement and optional_in_newest and not fix_path.startswith("jaxcompat."):
+        fix = f"pass {them}, or use `jaxcompat.{replacement}`, which takes the newest signature"
+    else:
+        fix = f"pass {them}"
+    return Finding(use.line, use.col, "JC021", f"{shown} called without {what}; {fix}", bad)
 
 
 def sum_masks(meaning: list[dict[str, int]], moved: list[str]) -> int:
