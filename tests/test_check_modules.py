@@ -26,6 +26,7 @@ MODULES = {
         "jax.experimental": ALL,
         "jax.experimental.maps": "oww....",
         "jax.linear_util": "o......",
+        "jax.extend.linear_util": ".oooooo",
         "jax.interpreters": ALL,
         "jax.interpreters.pxla": ALL,
         "jax.extend": ALL,
@@ -33,7 +34,10 @@ MODULES = {
         "jax.experimental.jax2tf": "ddddddd",
     },
     # Each name as runs of a character and a count (tools/module_surface.py).
-    "names": {"jax.interpreters.pxla": {"ShardedDeviceArray": "w1.6", "thread_resources": "o7"}},
+    "names": {
+        "jax.interpreters.pxla": {"ShardedDeviceArray": "w1.6", "thread_resources": "o7"},
+        "jax.extend.backend": {"get_backend": ".2o5"},
+    },
     "array": {
         "device_buffer": "pP.....",
         "device_buffers": "pP.....",
@@ -309,4 +313,46 @@ def test_array_attributes_follow_gates_and_guards():
     assert check(source) == [
         "6:16: JC060 `x.device()` (by name: a guess that `x` is a JAX array) fails on 0.4.30; "
         "`next(iter(x.devices()))` gives the device on every release"
+    ]
+
+
+def all_findings(source, spec=">=0"):
+    found = check_source(textwrap.dedent(source), spec_mask(spec, "test"))
+    return [f"{f.line}:{f.col}: {f.code} {f.message}" for f in found]
+
+
+FALLBACK_IMPORT = """\
+    try:
+        from jax.extend import linear_util as lu
+    except ImportError:
+        from jax import linear_util as lu
+"""
+
+
+def test_a_fallback_import_runs_only_where_the_import_it_follows_fails():
+    # jax.extend.linear_util is a module jaxcompat does not mirror: the module data says where
+    # it imports, so the fallback is judged on 0.4.13 alone, where jax.linear_util is there.
+    assert all_findings(FALLBACK_IMPORT) == [
+        "1:1: JC034 this try/except import gate is still needed: importing "
+        "`jax.extend.linear_util` works on 0.4.25-0.12.0 and fails on 0.4.13; a floor of "
+        "jax>=0.4.25 makes it dead"
+    ]
+    assert all_findings(FALLBACK_IMPORT, ">=0.4.25") == [
+        "1:1: JC033 this try/except import gate is dead on the declared range: importing "
+        "`jax.extend.linear_util` works on every release of it (0.4.25-0.12.0), so its "
+        "`except` branch never runs; keep only its first branch"
+    ]
+
+
+def test_a_name_of_an_unmirrored_module_gates_by_where_it_is():
+    source = """\
+        try:
+            from jax.extend.backend import get_backend
+        except ImportError:
+            get_backend = None
+    """
+    assert all_findings(source, ">=0.4.30") == [
+        "1:1: JC033 this try/except import gate is dead on the declared range: importing "
+        "`jax.extend.backend.get_backend` works on every release of it (0.4.30-0.12.0), so "
+        "its `except` branch never runs; keep only its first branch"
     ]

@@ -19,6 +19,7 @@ from packaging.version import InvalidVersion, Version
 
 from .._surface import rows
 from ._api import JAXCOMPAT_MODULES, JAXCOMPAT_OWN, facts, stable_first_mask, stable_names
+from ._module_data import module_mask, module_name, module_unknown
 from ._ranges import every_row_mask, release_tuples
 from ._walk import walk
 
@@ -216,9 +217,24 @@ def available_rows(path: str) -> int | None:
     if path.startswith("jaxcompat."):
         return _jaxcompat_has(path.removeprefix("jaxcompat."))
     name = facts(path)
-    if name is None or not name.known:
+    if name is not None and name.known:
+        return every_row_mask() & ~(name.absent | name.raises)
+    return _public_module_rows(path)
+
+
+def _public_module_rows(path: str) -> int | None:
+    """The rows on which `path`, a module of JAX's that jaxcompat does not mirror or a name
+    in one (``jax.extend.linear_util``, ``jax.extend.backend.get_backend``), can be read;
+    None where the module data does not know it, or does not know its names on every row."""
+    imports = module_mask(path)
+    if imports is not None:
+        return imports[0]
+    module, _, attribute = path.rpartition(".")
+    module_rows = module_mask(module)
+    if module_rows is None or module_unknown(module):
         return None
-    return every_row_mask() & ~(name.absent | name.raises)
+    readable = module_name(module, attribute)
+    return None if readable is None else readable[0] & module_rows[0]
 
 
 #: Where ``version("jax")`` reads the installed distribution's version from.
