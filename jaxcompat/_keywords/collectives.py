@@ -11,7 +11,10 @@ axes of JAX 0.8.2.
 only). Elsewhere no public gather is typed as the same on every device, but a psum is:
 each device's block is placed in zeros at its own index and the blocks summed, as unsigned
 integers of the value's width so that adding the zeros keeps every bit (a float's -0.0 and
-NaN payloads too).
+NaN payloads too). That needs the device's index, ``lax.axis_index``, which an eager (not
+jitted) shard_map of JAX 0.4.13-0.4.20 lacks: there "invarying" outside ``jit`` is JAX's
+NotImplementedError, whose message says to jit the shard_map (measured on each of those rows;
+the rule's reason puts it in the docs).
 """
 
 from __future__ import annotations
