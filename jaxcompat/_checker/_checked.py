@@ -15,9 +15,10 @@ from ._resolve import resolve_file
 from ._rules import Finding, findings
 from ._uses import Gate, Use
 
-__all__ = ["CheckedSource", "check_source", "codes", "read_checked", "suppressed"]
+__all__ = ["SUPPRESSION", "CheckedSource", "check_source", "codes", "read_checked", "suppressed"]
 
-_IGNORE = re.compile(r"#\s*jaxcompat:\s*ignore(?:\[([A-Z0-9,\s]+)\])?")
+#: A ``# jaxcompat: ignore`` comment, with the codes it names (``[JC001,JC01]``) or none.
+SUPPRESSION = re.compile(r"#\s*jaxcompat:\s*ignore(?:\[([A-Z0-9,\s]+)\])?")
 
 
 def codes(text: str | None) -> tuple[str, ...]:
@@ -28,7 +29,7 @@ def codes(text: str | None) -> tuple[str, ...]:
 def suppressed(finding: Finding, lines: list[str]) -> bool:
     if not 0 < finding.line <= len(lines) or "jaxcompat" not in lines[finding.line - 1]:
         return False
-    match = _IGNORE.search(lines[finding.line - 1])
+    match = SUPPRESSION.search(lines[finding.line - 1])
     if match is None:
         return False
     return match.group(1) is None or finding.code in codes(match.group(1))

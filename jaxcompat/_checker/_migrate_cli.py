@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .._program import program_name
-from ._checked import CheckedSource, read_checked
+from ._checked import SUPPRESSION, CheckedSource, read_checked
 from ._edits import applied, edited_tree
 from ._files import (
     LEADS_OUTSIDE,
@@ -53,7 +53,6 @@ from ._migrate import import_edits, keyword_edits, remove_gates
 from ._migrate_gates import dead_branches_removed
 from ._migrate_pyproject import (
     KEPT_LINES,
-    SUPPRESSION,
     DependencyBound,
     PortedFile,
     dependency_bound,

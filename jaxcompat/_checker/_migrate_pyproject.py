@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import difflib
-import re
 import sys
 import warnings
 from collections import Counter
@@ -23,7 +22,10 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from .._surface import rows
-from ._checked import check_source
+
+# A gate that a `# jaxcompat: ignore` comment (SUPPRESSION) suppresses has no finding, so a
+# file with one is read for its gates.
+from ._checked import SUPPRESSION, check_source
 from ._dependency_floor import ResolverError, dependency_floor, other_requirements
 from ._files import source_lines
 from ._pyproject_edit import PyprojectEdit, project_table, release, update
@@ -79,11 +81,6 @@ def nearest_pyproject(path: Path) -> Path | None:
 
 #: The codes of the gates a port may remove: ``check`` gives each such gate one of them.
 GATE_CODES = frozenset({"JC030", "JC033", "JC034"})
-
-
-#: A ``# jaxcompat: ignore`` comment (``check``'s suppression): a gate it suppresses has
-#: no finding, so a file with one is read for its gates.
-SUPPRESSION = re.compile(r"#\s*jaxcompat:\s*ignore")
 
 
 def gate_count(findings: list[Finding]) -> int:
