@@ -23,6 +23,7 @@ from ._files import (
     NO_PYTHON_FILES,
     existing_paths,
     few_collections,
+    file_problem,
     python_files,
     read_source,
     with_deep_recursion,
@@ -98,21 +99,8 @@ def main(argv: list[str]) -> int:
                         found = check_source(source, scope)
                     except RecursionError:  # a deep tree that Python may still compile
                         found = with_deep_recursion(functools.partial(check_source, source, scope))
-                except RangeError as error:
-                    errors.append(ParseError(str(file), 1, 1, str(error)))
-                    continue
-                except OSError as error:
-                    detail = error.strerror or str(error)
-                    errors.append(ParseError(str(file), 1, 1, f"cannot read: {detail}"))
-                    continue
-                except RecursionError:
-                    errors.append(ParseError(str(file), 1, 1, "cannot parse: nested too deeply"))
-                    continue
-                except (SyntaxError, ValueError) as error:
-                    line = getattr(error, "lineno", None) or 1
-                    col = getattr(error, "offset", None) or 1
-                    detail = getattr(error, "msg", None) or str(error)
-                    errors.append(ParseError(str(file), line, col, f"cannot parse: {detail}"))
+                except (RangeError, OSError, RecursionError, SyntaxError, ValueError) as error:
+                    errors.append(ParseError(str(file), *file_problem(error)))
                     continue
                 ranges[origin] = scope
                 files += 1

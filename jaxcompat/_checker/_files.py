@@ -246,16 +246,17 @@ def write_all_or_none(writes: list[Write]) -> tuple[Path, str] | None:
     return None
 
 
-def file_problem(error: Exception) -> tuple[int, str]:
-    """(line, what went wrong) for a file that cannot be migrated."""
+def file_problem(error: Exception) -> tuple[int, int, str]:
+    """(line, column, what went wrong) for a file that cannot be read, parsed or given a
+    range: the one wording of ``check``, ``migrate`` and ``matrix``."""
     if isinstance(error, NotADirectoryError) and str(error) in (NO_PYTHON_FILES, LEADS_OUTSIDE):
-        return 1, str(error)
+        return 1, 1, str(error)
     if isinstance(error, OSError):
-        return 1, f"cannot read: {error.strerror or error}"
+        return 1, 1, f"cannot read: {error.strerror or error}"
     if isinstance(error, RecursionError):
-        return 1, "cannot parse: nested too deeply"
+        return 1, 1, "cannot parse: nested too deeply"
     if isinstance(error, RangeError):
-        return 1, str(error)
+        return 1, 1, str(error)
     if isinstance(error, SyntaxError):  # also an unknown PEP 263 coding
-        return error.lineno or 1, f"cannot parse: {error.msg}"
-    return 1, f"cannot parse: {error}"  # bytes the file's coding cannot decode
+        return error.lineno or 1, error.offset or 1, f"cannot parse: {error.msg}"
+    return 1, 1, f"cannot parse: {error}"  # bytes the file's coding cannot decode

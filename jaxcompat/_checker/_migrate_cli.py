@@ -316,7 +316,7 @@ def main(argv: list[str]) -> int:
             item = pending.popleft()
             if isinstance(item, tuple):
                 file, unreadable = item
-                line, problem = file_problem(unreadable)
+                line, _, problem = file_problem(unreadable)
                 problems.append(f"{file}:{line}:1: error: {problem}")
                 print(problems[-1])
                 continue
@@ -333,7 +333,7 @@ def main(argv: list[str]) -> int:
                     (item.imported, item.checked) if gateless else _gates_removed(item, judged)
                 )
             except (SyntaxError, ValueError, RecursionError) as error:
-                line, problem = file_problem(error)
+                line, _, problem = file_problem(error)
                 problems.append(f"{file}:{line}:1: error: {problem}")
                 print(problems[-1])
                 continue

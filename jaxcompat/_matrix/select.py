@@ -26,7 +26,13 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from .._checker._checked import suppressed
-from .._checker._files import python_files, read_source, source_lines, with_deep_recursion
+from .._checker._files import (
+    file_problem,
+    python_files,
+    read_source,
+    source_lines,
+    with_deep_recursion,
+)
 from .._checker._ranges import RangeError, range_for_file
 from .._checker._resolve import resolve_file
 from .._checker._rules import Finding, findings
@@ -118,12 +124,9 @@ def _read_library(path: Path) -> _Library:
                 )
         except RangeError as error:
             raise LibraryError(str(error)) from None
-        except OSError as error:
-            raise LibraryError(f"{file}: cannot read: {error.strerror or error}") from None
-        except (SyntaxError, ValueError, RecursionError) as error:
-            line = getattr(error, "lineno", None) or 1
-            detail = getattr(error, "msg", None) or str(error) or "nested too deeply"
-            raise LibraryError(f"{file}:{line}: cannot parse: {detail}") from None
+        except (OSError, SyntaxError, ValueError, RecursionError) as error:
+            line, _, problem = file_problem(error)
+            raise LibraryError(f"{file}:{line}: {problem}") from None
         scope |= file_scope
         if origin not in origins:
             origins.append(origin)
