@@ -2,8 +2,13 @@
 
 A backend is a module ``jaxcompat/_backends/jax_X_Y_Z.py``. Its name is its floor: it serves
 JAX ``X.Y.Z`` up to, not including, the next floor. Backends are discovered from the file
-names, so supporting a new behaviour breakpoint means adding one file. This module makes the
-only version comparison in the package.
+names, so supporting a new behaviour breakpoint means adding one file.
+
+The installed release is read in two ways, both here: the backend, chosen once for the
+primitives (``BACKEND``); and ``installed_release_in``, which the data-driven layers (the
+stable-name table's sources, the keyword rules, the config options) ask of a release range
+per name. Elsewhere releases are compared only as int tuples of ``_version``: a rule's own
+releases against each other, or the pytest plugin's markers against the installed one.
 """
 
 from __future__ import annotations
