@@ -18,6 +18,7 @@ would clash with the hook's).
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import sys
@@ -30,7 +31,9 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 import jaxcompat
+from jaxcompat import _surface
 from jaxcompat._checker._output import EXPLANATIONS
+from jaxcompat._namespace import MIRRORED
 from jaxcompat._stable_names import STABLE_NAMES, StableName
 from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS, CLASS_PATHS
 from jaxcompat._stable_names.keyword_kinds import (
@@ -141,23 +144,64 @@ def describe_source(entry: StableName, where: str, adapter: str | None) -> str:
     return f"JAX's {shown}, the same job under an older name"
 
 
-def resolution(entry: StableName, surface: Surface) -> list[str]:
-    """What ``jaxcompat.<path>`` is on each row, as the resolver picks it: the first source
-    that exists and whose ``releases`` holds the row; else the AttributeError."""
+def chosen_sources(entry: StableName, surface: Surface) -> list[Any]:
+    """The source the resolver picks for ``jaxcompat.<path>`` on each row: the first that
+    exists and whose ``releases`` holds the row; None where there is none."""
     floor = Version(entry.first) if entry.first else None
-    labels = []
+    chosen = []
     for row, release in enumerate(surface.rows):
         version = Version(release)
-        label = f"an AttributeError: it needs JAX {entry.first} or newer, because {entry.reason}"
+        found = None
         if floor is None or version >= floor:
             for number, source in enumerate(entry.sources, start=1):
                 if source.releases is not None and version not in SpecifierSet(source.releases):
                     continue
                 if surface.has(source.where, row, last=number == len(entry.sources)):
-                    label = describe_source(entry, source.where, source.adapter)
+                    found = source
                     break
-        labels.append(label)
-    return labels
+        chosen.append(found)
+    return chosen
+
+
+def resolution(entry: StableName, surface: Surface) -> list[str]:
+    """What ``jaxcompat.<path>`` is on each row, as the resolver picks it (else the
+    AttributeError)."""
+    missing = f"an AttributeError: it needs JAX {entry.first} or newer, because {entry.reason}"
+    return [
+        missing if source is None else describe_source(entry, source.where, source.adapter)
+        for source in chosen_sources(entry, surface)
+    ]
+
+
+def handed_out(jax_path: str, surface: Surface) -> list[tuple[str, str | None]]:
+    """Per row, what ``jaxcompat`` hands out for the callable at ``jax_path`` before the
+    newest keywords are added, as the resolver picks it: ``("jax", signature)``, JAX's
+    function (its own, or the stable name's older one); ``("backport", signature)``,
+    jaxcompat's own function; ``("adapter", name)``, an adapter of JAX's function. A signature
+    is in the data's notation (``a,/,b=,**kwargs``), None where it cannot be read. A name
+    jaxcompat defines itself (the loop-safe ``lax.scan``) is a backport on every row."""
+    module, _, name = jax_path.rpartition(".")
+    public = next((p for p, (jax_module, _) in MIRRORED.items() if jax_module == module), None)
+    if public is not None and name in getattr(importlib.import_module(public), "__all__", ()):
+        own = _surface.signature_string(getattr(importlib.import_module(public), name))
+        return [("backport", own)] * len(surface.rows)
+    entry = next((e for e in STABLE_NAMES if f"jax.{e.path}" == jax_path), None)
+    if entry is None:
+        return [("jax", _surface.signature_at(jax_path, release)) for release in surface.rows]
+    found: list[tuple[str, str | None]] = []
+    for release, source in zip(surface.rows, chosen_sources(entry, surface), strict=True):
+        if source is None:
+            found.append(("jax", None))
+        elif source.adapter is not None:
+            found.append(("adapter", source.adapter))
+        elif source.where.startswith("jaxcompat."):
+            module, attribute = source.where.split(":")
+            backport = getattr(importlib.import_module(module), attribute)
+            found.append(("backport", _surface.signature_string(backport)))
+        else:
+            path = source.where.replace(":", ".")
+            found.append(("jax", _surface.signature_at(path, release)))
+    return found
 
 
 def first_in_jax(jax_path: str, surface: Surface) -> str | None:
@@ -228,22 +272,51 @@ def keyword_before(rule: KeywordRule | None, jax_path: str, first: str) -> str:
 
 
 def keyword_labels(
-    rule: KeywordRule | None, jax_path: str, first: str, rows: tuple[str, ...]
+    rule: KeywordRule | None,
+    jax_path: str,
+    parameter: str,
+    first: str,
+    rows: tuple[str, ...],
+    handed: list[tuple[str, str | None]],
 ) -> list[str]:
-    """Per row: the rule's outcome where it applies, else JAX's own function."""
+    """Per row, what a call through jaxcompat with ``parameter=`` does, as the keyword
+    wrapper (``_keywords/adapter.py``) decides it from what is handed out there
+    (:func:`handed_out`): the release's own function takes it; a function that names it
+    takes it; an adapter takes it by name; a function with no signature to read, or whose
+    ``**kwargs`` takes any keyword that no rule adapts, gets it as the release would; else
+    the rule's outcome."""
     own = "JAX's own function, which takes it"
     if jax_path in CLASS_PATHS:
         own = "JAX's own class, which takes it"
     applies_until = Version(rule.fixed_in if rule and rule.fixed_in else first)
+    # A rule that reads the keyword otherwise than the release that names it.
+    ruled_past_first = rule is not None and (rule.fixed_in or rule.broken_from)
     labels = []
-    for release in rows:
+    for release, (kind, detail) in zip(rows, handed, strict=True):
         version = Version(release)
         applies = version < applies_until
         if rule is not None and rule.broken_from is not None:
             again = rule.fixed_again_in
             if version >= Version(rule.broken_from) and (again is None or version < Version(again)):
                 applies = True
-        labels.append(keyword_before(rule, jax_path, first) if applies else own)
+        if jax_path in CLASS_PATHS:
+            labels.append(keyword_before(rule, jax_path, first) if applies else own)
+        elif kind == "adapter":  # on any row it serves, whatever the release's function takes
+            labels.append(f"jaxcompat's adapter `{detail}` of JAX's function, which names it")
+        elif kind == "backport" and parameter in _surface.keyword_names(detail or ""):
+            labels.append("jaxcompat's backport, which takes it")
+        elif not applies:
+            labels.append(own)
+        elif rule is None:
+            labels.append(keyword_before(rule, jax_path, first))
+        elif detail is None:
+            labels.append("JAX's own function, as the release has it (no signature to adapt)")
+        elif parameter in _surface.keyword_names(detail) and not ruled_past_first:
+            labels.append("JAX's function under an older name, which takes it")
+        elif "**" in detail and rule.other_values == NOT_ADAPTED_YET:
+            labels.append("JAX's own function, whose **kwargs takes it as the release does")
+        else:
+            labels.append(keyword_before(rule, jax_path, first))
     return labels
 
 
@@ -259,8 +332,10 @@ def keyword_section(
     signature: str,
     firsts: dict[str, str],
     defaults: dict[str, Any],
-    rows: tuple[str, ...],
+    surface: Surface,
 ) -> list[str]:
+    rows = surface.rows
+    handed = handed_out(jax_path, surface)
     shown = "jaxcompat" + jax_path.removeprefix("jax")
     lines = [
         f"### `{shown}` keywords",
@@ -273,7 +348,7 @@ def keyword_section(
     for parameter, first in sorted(firsts.items()):
         first = class_keyword_first(jax_path, parameter) or first
         rule = rule_for(jax_path, parameter, defaults)
-        spans = ranges(rows, keyword_labels(rule, jax_path, first, rows))
+        spans = ranges(rows, keyword_labels(rule, jax_path, parameter, first, rows, handed))
         for index, (start, end, label) in enumerate(spans):
             name = f"`{parameter}=`" if index == 0 else ""
             since = first if index == 0 else ""
@@ -355,7 +430,7 @@ def reference_pages(surface: Surface) -> dict[str, str]:
             for jax_path in sorted(callables[module]):
                 signature, firsts = keywords["callables"][jax_path]
                 defaults = keywords["defaults"].get(jax_path, {})
-                lines += keyword_section(jax_path, signature, firsts, defaults, surface.rows)
+                lines += keyword_section(jax_path, signature, firsts, defaults, surface)
         values = value_sections(module, surface.rows)
         if values:
             lines += ["## Newest values of keywords the release names", "", *values]

@@ -1,0 +1,143 @@
+"""The docs' keyword tables against the runtime, on this row.
+
+For every newest keyword that the generated tables (tools/gen_docs.py) list, the claim they
+make for the installed release is what a call through jaxcompat does: the refusal naming the
+release they name where they say so (or the newest JAX's NotImplementedError); no refusal
+and no "unexpected keyword" where they say a function takes it (JAX's own, one under an older
+name, jaxcompat's backport) or jaxcompat honours it; the keyword taken by name where an
+adapter serves the name; and no refusal where the release's own function gets it as it is.
+The call passes the keyword alone, with a value no default is: a refusal comes before anything
+else is looked at, and a function that takes the keyword fails later, on what is missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import re
+import sys
+import warnings
+
+import pytest
+
+import jaxcompat
+from jaxcompat._namespace import MIRRORED
+from jaxcompat._stable_names.class_keywords import CLASS_PATHS
+from jaxcompat._stable_names.keywords import rule_for
+
+from ._helpers import PACKAGE, ROOT
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "tools" / "gen_docs.py")
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.get(spec.name) or importlib.util.module_from_spec(spec)
+    if spec.name not in sys.modules:
+        sys.modules[spec.name] = module  # its dataclasses look their module up
+        spec.loader.exec_module(module)
+    return module
+
+
+def _claims() -> list[tuple[str, str, str]]:
+    """(jax path, keyword, the table's claim for this row's release), for the callables that
+    jaxcompat has on this row (a missing name's own entry says where it is missing)."""
+    gen = _generator()
+    surface = gen.load_surface()
+    rows = surface.rows
+    if jaxcompat.JAX_VERSION_STRING not in rows:
+        return []  # a release with no row (the future session): the tables say nothing of it
+    row = rows.index(jaxcompat.JAX_VERSION_STRING)
+    data = json.loads((PACKAGE / "_data" / "newest_keywords.json").read_text())
+    modules = {jax_module for jax_module, _ in MIRRORED.values()}
+    claims = []
+    for jax_path, (_, firsts) in sorted(data["callables"].items()):
+        if jax_path in CLASS_PATHS or jax_path.rpartition(".")[0] not in modules:
+            continue
+        if _jaxcompat_object(jax_path) is None:
+            continue
+        defaults = data["defaults"].get(jax_path, {})
+        for parameter, first in sorted(firsts.items()):
+            first = gen.class_keyword_first(jax_path, parameter) or first
+            rule = rule_for(jax_path, parameter, defaults)
+            handed = gen.handed_out(jax_path, surface)
+            claim = gen.keyword_labels(rule, jax_path, parameter, first, rows, handed)[row]
+            claims.append((jax_path, parameter, claim))
+    return claims
+
+
+def _jaxcompat_object(jax_path: str):
+    module, _, name = jax_path.rpartition(".")
+    public = next(p for p, (jax_module, _) in MIRRORED.items() if jax_module == module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a name deprecated on this row: its claim still holds
+        return getattr(importlib.import_module(public), name, None)
+
+
+def _outcome(function, parameter: str) -> BaseException | None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # passing a deprecated keyword warns: not a refusal
+        try:
+            function(**{parameter: object()})
+        except Exception as error:  # whatever the function raises on what is missing
+            return error
+    return None
+
+
+CLAIMS = _claims()
+
+#: The claims the tables make, and what each means for a call with another value.
+TAKEN = (
+    "JAX's own function, which takes it",
+    "JAX's function under an older name, which takes it",
+    "jaxcompat's backport, which takes it",
+    "honoured",
+)
+NAMED_BY_ADAPTER = re.compile(r"^jaxcompat's adapter `[^`]+` of JAX's function, which names it$")
+AS_THE_RELEASE_HAS_IT = (
+    "JAX's own function, as the release has it (no rule)",
+    "JAX's own function, as the release has it (no signature to adapt)",
+    "JAX's own function, whose **kwargs takes it as the release does",
+)
+REFUSED = re.compile(r"(?:not adapted yet|a TypeError for any value|another value is a TypeError)")
+NAMED = re.compile(r"naming JAX ([0-9.]+[0-9])")
+NEWEST_REFUSES = "another value is the newest JAX's NotImplementedError"
+
+
+def test_the_rows_claims_are_of_the_kinds_this_test_reads():
+    if not CLAIMS:  # only a release with no row has none
+        assert jaxcompat.JAX_VERSION_STRING not in _generator().load_surface().rows
+    unknown = [
+        claim
+        for *_, claim in CLAIMS
+        if not (
+            claim.startswith(TAKEN)
+            or NAMED_BY_ADAPTER.match(claim)
+            or claim in AS_THE_RELEASE_HAS_IT
+            or REFUSED.search(claim)
+            or NEWEST_REFUSES in claim
+        )
+    ]
+    assert unknown == []
+
+
+@pytest.mark.parametrize(("jax_path", "parameter", "claim"), CLAIMS)
+def test_the_table_says_what_the_call_does(jax_path, parameter, claim):
+    raised = _outcome(_jaxcompat_object(jax_path), parameter)
+    message = str(raised)
+    refused = isinstance(raised, TypeError) and f"({parameter}=...) needs JAX " in message
+    unexpected = isinstance(raised, TypeError) and "unexpected keyword argument" in message
+    if REFUSED.search(claim):
+        named = NAMED.search(claim)
+        assert named is not None, claim
+        assert refused and f"needs JAX {named.group(1)} or newer" in message, (claim, raised)
+    elif NEWEST_REFUSES in claim:
+        assert isinstance(raised, NotImplementedError), (claim, raised)
+        assert "as in the newest JAX" in message, (claim, raised)
+    elif claim.startswith(TAKEN):
+        assert not refused and not (unexpected and f"'{parameter}'" in message), (claim, raised)
+    elif NAMED_BY_ADAPTER.match(claim):  # its values are the adapter's: named, not unexpected
+        assert not (unexpected and f"'{parameter}'" in message), (claim, raised)
+    else:  # the release's own function as it is: jaxcompat refuses nothing
+        assert claim in AS_THE_RELEASE_HAS_IT, claim
+        assert not refused, (claim, raised)
