@@ -106,6 +106,15 @@ def test_a_keyword_entry_says_what_each_range_gives(generated):
     assert "|  |  | 0.4.13-0.4.23 | honoured (sorted as asked; default `True`) |" in text
 
 
+def test_a_keyword_entry_names_the_keywords_older_releases_had(generated):
+    # A search for an old keyword (`a_min`) finds the entry that says what replaced it.
+    text = _sections(generated)["`jaxcompat.numpy.clip` keywords"]
+    assert (
+        "Keywords of older releases that the newest signature lacks: `a=` on 0.4.13-0.9.2; "
+        "`a_min=` on 0.4.13-0.9.2; `a_max=` on 0.4.13-0.9.2; `out=` on 0.4.13-0.4.26."
+    ) in text
+
+
 def test_every_check_code_has_its_section(generated):
     page = generated["check-codes.md"]
     for code, (name, text) in EXPLANATIONS.items():

@@ -353,7 +353,33 @@ def keyword_section(
             name = f"`{parameter}=`" if index == 0 else ""
             since = first if index == 0 else ""
             lines.append(f"| {name} | {since} | {span_text(start, end)} | {label} |")
+    older = older_keywords(jax_path, signature)
+    if older:
+        named = "; ".join(
+            f"`{keyword}=` on {', '.join(span_text(*span) for span in spans)}"
+            for keyword, spans in older.items()
+        )
+        lines += ["", f"Keywords of older releases that the newest signature lacks: {named}."]
     return [*lines, ""]
+
+
+def older_keywords(jax_path: str, newest: str) -> dict[str, list[tuple[str, str]]]:
+    """The keywords that some row's signature of ``jax_path`` names and the newest lacks
+    (``clip``'s ``a_min``), with the spans of rows that name them: a search for an old
+    keyword finds the entry that says what the newest takes instead."""
+    newest_names = set(_surface.parameter_names(newest))
+    rows_naming: dict[str, list[str]] = {}
+    for release in _surface.rows():
+        found = _surface.signature_at(jax_path, release)
+        for keyword in _surface.keyword_names(found or ""):
+            if keyword not in newest_names:
+                rows_naming.setdefault(keyword, []).append(release)
+    older = {}
+    for keyword, releases in rows_naming.items():
+        named = ["named" if release in releases else "" for release in _surface.rows()]
+        spans = [(a, b) for a, b, label in ranges(_surface.rows(), named) if label]
+        older[keyword] = spans[::-1]  # oldest first
+    return older
 
 
 def value_sections(module: str, rows: tuple[str, ...]) -> list[str]:
