@@ -700,22 +700,28 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(argv, entry):
     assert result.returncode == 141, result.stderr
 
 
+def _run_with_import_times(directory, *arguments):
+    """``python -X importtime -m jaxcompat ARGUMENTS`` in ``directory``: (its result, the
+    modules it imported)."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "jaxcompat", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=directory,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+        check=False,
+    )
+    return result, [line.rpartition("|")[2].strip() for line in result.stderr.splitlines()]
+
+
 @pytest.mark.subprocess
 @pytest.mark.parametrize("verb", ["check", "migrate"])
 def test_python_m_jaxcompat_check_and_migrate_import_no_jax(tmp_path, verb):
     # Either command reads source text only: started as `python -m jaxcompat`, whose package
     # is imported before its __main__, it must still not pay for importing JAX.
     write(tmp_path, "a.py", "import jax\njax.tree.map(f, x)\n")
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "jaxcompat", verb, "--jax", "<0.4.25", "a.py"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=300,
-        check=False,
-    )
-    imported = [line.rpartition("|")[2].strip() for line in result.stderr.splitlines()]
+    result, imported = _run_with_import_times(tmp_path, verb, "--jax", "<0.4.25", "a.py")
     assert "jaxcompat._checker._cli" in imported
     assert [name for name in imported if name.split(".")[0] in ("jax", "jaxlib")] == []
     assert "jaxcompat._dispatch" not in imported
@@ -732,16 +738,7 @@ def test_python_m_jaxcompat_check_and_migrate_import_no_jax(tmp_path, verb):
 def test_python_m_jaxcompat_matrix_imports_no_jax(tmp_path):
     # matrix reads matrix.yml and the library's pyproject.toml: no JAX either.
     write(tmp_path, "pyproject.toml", '[project]\nname = "lib"\ndependencies = ["jax>=0.12"]\n')
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "jaxcompat", "matrix", ".", "--format", "json"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=300,
-        check=False,
-    )
-    imported = [line.rpartition("|")[2].strip() for line in result.stderr.splitlines()]
+    result, imported = _run_with_import_times(tmp_path, "matrix", ".", "--format", "json")
     # importlib.import_module's own import is not timed; the command's imports are.
     assert "jaxcompat._matrix.select" in imported
     assert [name for name in imported if name.split(".")[0] in ("jax", "jaxlib")] == []
