@@ -27,6 +27,18 @@ class NoxParam:
     tags: tuple[str, ...]
 
 
+def load_docs_generator() -> Any:
+    """tools/gen_docs.py as a module (it is a script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "tools" / "gen_docs.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # Registered first: its dataclasses look their module up while being built.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def nox_param(*args: Any, arg_names: Any = None, id: str | None = None, tags: Any = None):
     """``nox.param``'s signature, giving a :class:`NoxParam`."""
     assert arg_names is None

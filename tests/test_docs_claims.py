@@ -13,10 +13,8 @@ else is looked at, and a function that takes the keyword fails later, on what is
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import re
-import sys
 import warnings
 
 import pytest
@@ -26,23 +24,16 @@ from jaxcompat._namespace import MIRRORED
 from jaxcompat._stable_names.class_keywords import CLASS_PATHS
 from jaxcompat._stable_names.keywords import rule_for
 
-from ._helpers import PACKAGE, ROOT
+from ._helpers import PACKAGE, load_docs_generator
 
-
-def _generator():
-    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "tools" / "gen_docs.py")
-    assert spec is not None and spec.loader is not None
-    module = sys.modules.get(spec.name) or importlib.util.module_from_spec(spec)
-    if spec.name not in sys.modules:
-        sys.modules[spec.name] = module  # its dataclasses look their module up
-        spec.loader.exec_module(module)
-    return module
+#: tools/gen_docs.py, loaded once for the claims of this row.
+GENERATOR = load_docs_generator()
 
 
 def _claims() -> list[tuple[str, str, str]]:
     """(jax path, keyword, the table's claim for this row's release), for the callables that
     jaxcompat has on this row (a missing name's own entry says where it is missing)."""
-    gen = _generator()
+    gen = GENERATOR
     surface = gen.load_surface()
     rows = surface.rows
     if jaxcompat.JAX_VERSION_STRING not in rows:
@@ -106,7 +97,7 @@ NEWEST_REFUSES = "another value is the newest JAX's NotImplementedError"
 
 def test_the_rows_claims_are_of_the_kinds_this_test_reads():
     if not CLAIMS:  # only a release with no row has none
-        assert jaxcompat.JAX_VERSION_STRING not in _generator().load_surface().rows
+        assert jaxcompat.JAX_VERSION_STRING not in GENERATOR.load_surface().rows
     unknown = [
         claim
         for *_, claim in CLAIMS

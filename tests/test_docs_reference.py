@@ -4,11 +4,8 @@ and every page is in the site's navigation."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
-from types import ModuleType
 
 import pytest
 import yaml
@@ -17,24 +14,13 @@ from jaxcompat._checker._output import EXPLANATIONS
 from jaxcompat._stable_names import STABLE_NAMES
 from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
-from ._helpers import PACKAGE, ROOT
-
-
-def _load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "tools" / "gen_docs.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Registered first: its dataclasses look their module up while being built.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from ._helpers import PACKAGE, ROOT, load_docs_generator
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     out = tmp_path_factory.mktemp("docs")
-    _load_generator().write(out)
+    load_docs_generator().write(out)
     return {path.relative_to(out).as_posix(): path.read_text() for path in out.rglob("*.md")}
 
 
