@@ -8,7 +8,7 @@ nox -s tests                    the whole suite, once per matrix row, plus "newe
                                 (whose suite runs only when the newest JAX is no row yet)
 nox -s "tests(jax='0.4.30')"    one row; arguments after -- go to pytest
 nox -t breakpoint-pythons       breakpoint rows on their other Pythons (not run by default)
-nox -t python-ends              of those, each Python's oldest and newest row (run by .ci/run)
+nox -t python-ends              of those, each Python once, at its end of the range (.ci/run)
 nox -l --json                   every session, for a CI system to fan out
 nox -s package                  build the sdist and wheel and check what they hold
 nox -s bench | lint | typecheck | report | downstream
@@ -227,7 +227,7 @@ def _suite_directory(session: nox.Session) -> Path:
 
 # The tests whose outcome does not depend on the installed JAX (marked `one_row` by
 # tests/conftest.py: the checker, migrate, matrix, docs generation) run on the oldest and the
-# newest row, on each other Python's oldest cell (ONE_ROW_CELLS) and on `future`; the rows
+# newest row, on each other Python's `.ci/run` cell (ONE_ROW_CELLS) and on `future`; the rows
 # between leave them out.
 ONE_ROW_TESTS_ON = {MATRIX[0].jax, MATRIX[-1].jax}
 WITHOUT_ONE_ROW_TESTS = ["-m", "not packaging and not one_row"]
@@ -300,27 +300,26 @@ OTHER_PYTHONS = [
 
 
 def _python_ends() -> set[tuple[str, str]]:
-    """Each other Python at the oldest and the newest breakpoint row it runs.
+    """Each other Python once, at the end of the JAX releases that no primary row reaches.
 
-    `.ci/run` runs these with every row on its primary Python; the release workflow runs all
-    the cells. A Python's own differences meet JAX's behaviour ranges at both ends of the
-    releases that Python has.
+    A Python newer than every row's primary Python runs at the newest breakpoint row it has
+    (3.13 at 0.12.0.1); any other at the oldest (3.10 at 0.4.13; 3.12 at 0.4.18, whose newest
+    rows are 3.12's own primary rows). `.ci/run` runs these with every row on its primary
+    Python; the release workflow runs all the cells.
     """
+    newest_primary = max(Version(row.primary) for row in MATRIX)
     ends = set()
     for python in sorted({python for _, python in OTHER_PYTHONS}):
         rows = [row.jax for row, other in OTHER_PYTHONS if other == python]
-        ends |= {(rows[0], python), (rows[-1], python)}
+        ends.add((rows[-1] if Version(python) > newest_primary else rows[0], python))
     return ends
 
 
 PYTHON_ENDS = _python_ends()
 
-# The one_row tests read Python's own syntax trees, not JAX: each other Python runs them at
-# the oldest breakpoint row it has, and its other cells leave them out.
-ONE_ROW_CELLS = {
-    next((row.jax, python) for row, other in OTHER_PYTHONS if other == python)
-    for python in {python for _, python in OTHER_PYTHONS}
-}
+# The one_row tests read Python's own syntax trees, not JAX: each other Python runs them in
+# its `.ci/run` cell, and its other cells leave them out.
+ONE_ROW_CELLS = PYTHON_ENDS
 
 # The oldest release on its oldest Python and the newest on its newest: there XLA compiles as
 # it does for users (the other cells, like the rows, take QUICK_COMPILE_FLAGS). Both run in

@@ -13,8 +13,10 @@ interpreters. Only where JAX's flatten segfaults (jaxlib 0.4.13) is it refused f
 clear error.
 """
 
+import json
 import re
 import signal
+import subprocess
 
 import pytest
 
@@ -308,8 +310,52 @@ STAGES = [
 ]
 
 
-def _stage(which, name):
-    return run_python(f"WHICH = {which!r}\nNAME = {name!r}\n" + CYCLIC_INPUTS + SAME_AS_JAX)
+NAMES = ["cyclic list", "cyclic dict", "node holding itself", "100,000 nested lists"]
+
+# Each (WHICH, NAME) of SAME_AS_JAX in a child forked from one interpreter that has imported
+# JAX and jaxcompat but not started a backend: as fresh as a new interpreter for what is
+# compared (the child starts the backend and compiles everything itself), without importing
+# JAX eight times. A child that crashes or breaks its interpreter leaves the others alone.
+FORKED_STAGES = """
+import json, os, sys, tempfile, traceback
+
+def run_in_child(which, name):
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        pid = os.fork()
+        if pid == 0:
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            code = 0
+            try:
+                exec(SAME_AS_JAX, {**globals(), "WHICH": which, "NAME": name})
+            except BaseException:
+                traceback.print_exc()
+                code = 1
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        out.seek(0)
+        err.seek(0)
+        return {"returncode": code, "stdout": out.read().decode(), "stderr": err.read().decode()}
+
+print(json.dumps([
+    [which, name, run_in_child(which, name)] for which in ("jax", "jaxcompat") for name in NAMES
+]))
+"""
+
+
+@pytest.fixture(scope="module")
+def stages():
+    """{(WHICH, NAME): the outcome of SAME_AS_JAX in its own child interpreter}."""
+    code = f"NAMES = {NAMES!r}\nSAME_AS_JAX = {SAME_AS_JAX!r}\n"
+    result = run_python(CYCLIC_INPUTS + code + FORKED_STAGES)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return {
+        (which, name): subprocess.CompletedProcess([], **outcome)
+        for which, name, outcome in json.loads(result.stdout.splitlines()[-1])
+    }
 
 
 def _outcome(result):
@@ -324,10 +370,8 @@ def _outcome(result):
     return lines, STAGES[len(lines)]  # ended while running the next stage
 
 
-@pytest.mark.parametrize(
-    "name", ["cyclic list", "cyclic dict", "node holding itself", "100,000 nested lists"]
-)
-def test_an_argument_that_holds_itself_meets_what_jax_jit_does(name):
+@pytest.mark.parametrize("name", NAMES)
+def test_an_argument_that_holds_itself_meets_what_jax_jit_does(name, stages):
     # Where JAX's flatten segfaults, jaxcompat refuses the argument first, with a clear error,
     # and the interpreter stays sound; everywhere else it reaches JAX's flatten, as under
     # jax.jit: the same exception at each stage, and a broken interpreter only where JAX's
@@ -335,7 +379,7 @@ def test_an_argument_that_holds_itself_meets_what_jax_jit_does(name):
     # stack when the recursion limit is met (measured on JAX 0.4.27: a dict that holds itself
     # makes one process's jax.jit(f).eval_shape raise and another's end the interpreter), so
     # the stages both ran are compared up to the first that broke it.
-    theirs, ours = _stage("jax", name), _stage("jaxcompat", name)
+    theirs, ours = stages["jax", name], stages["jaxcompat", name]
     if theirs.returncode == -signal.SIGSEGV:
         lines = ours.stdout.splitlines()
         assert ours.returncode == 0, ours.stderr[-3000:]
