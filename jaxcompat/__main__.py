@@ -40,6 +40,7 @@ COMMAND_HELP = {
     "check": "report what in a library breaks on which JAX releases",
     "migrate": "port a library: point its JAX imports at jaxcompat",
     "matrix": "the JAX releases to test a library on, and how to install each",
+    "floor": "the lowest JAX release on which a library's own tests pass",
 }
 
 _DESCRIPTION = (

@@ -22,6 +22,7 @@ COMMANDS = {
     "check": "jaxcompat._checker._cli",
     "migrate": "jaxcompat._checker._migrate_cli",
     "matrix": "jaxcompat._matrix.cli",
+    "floor": "jaxcompat._matrix.floor",
 }
 
 #: Python's options that take a value in the next argument.

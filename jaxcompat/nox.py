@@ -28,14 +28,12 @@ indexes of the user's own pip configuration. nox is imported only by these funct
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._matrix import MatrixRow
 from ._matrix import rows as matrix_rows
-from ._matrix.pip_indexes import uv_index_environment
+from ._matrix.pip_indexes import uv_index_environment, working_uv
 from ._matrix.select import SELECTIONS
 from ._matrix.select import select as select_rows
 
@@ -98,18 +96,6 @@ def requirements(jax: str) -> list[str]:
     return _row(jax).requirements
 
 
-def _uv_runs() -> bool:
-    """Whether a ``uv`` on PATH starts: a version manager's shim can be on PATH and fail."""
-    uv = shutil.which("uv")
-    if uv is None:
-        return False
-    try:
-        probe = subprocess.run([uv, "--version"], capture_output=True, check=False, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return probe.returncode == 0
-
-
 def install(session: Any, jax: str, *extra: str) -> None:
     """Install ``jax`` (a release of :func:`rows`, ``newest`` or ``future``) into ``session``:
     jax, jaxlib and the release's companion pins, and ``extra`` requirements with them.
@@ -119,13 +105,12 @@ def install(session: Any, jax: str, *extra: str) -> None:
     needed = [*requirements(jax), *extra]
     index_env = uv_index_environment()
     backend = getattr(session, "venv_backend", None)
+    uv = working_uv() if backend in ("virtualenv", "venv") else None
     if backend == "uv":  # nox runs `uv pip install` itself
         session.install(*needed, env=index_env)
-    elif backend in ("virtualenv", "venv") and _uv_runs():
+    elif uv is not None:
         python = os.path.join(session.bin, "python")
-        session.run(
-            "uv", "pip", "install", "--python", python, *needed, env=index_env, external=True
-        )
+        session.run(uv, "pip", "install", "--python", python, *needed, env=index_env, external=True)
     else:  # pip reads its own configuration
         session.install(*needed)
     if jax == FUTURE:

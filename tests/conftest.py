@@ -31,6 +31,7 @@ ONE_ROW_FILES = frozenset(
         "test_compatibility_doc.py",
         "test_docs_reference.py",
         "test_downstream_project.py",
+        "test_floor.py",
         "test_matrix.py",
         "test_matrix_cli.py",
         "test_migrate.py",

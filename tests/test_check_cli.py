@@ -616,6 +616,7 @@ def test_help_lists_the_commands_and_an_unknown_command_is_an_error(capsys):
         "  check    report what in a library breaks on which JAX releases\n"
         "  migrate  port a library: point its JAX imports at jaxcompat\n"
         "  matrix   the JAX releases to test a library on, and how to install each\n"
+        "  floor    the lowest JAX release on which a library's own tests pass\n"
         "\n"
         "Each command's own help: python -m jaxcompat COMMAND --help\n"
     )
@@ -625,7 +626,7 @@ def test_help_lists_the_commands_and_an_unknown_command_is_an_error(capsys):
     assert captured.out == ""
     assert captured.err == (
         "python -m jaxcompat: unknown command 'frobnicate'; the commands are: check, migrate, "
-        "matrix (and, with no command, the report: python -m jaxcompat --help)\n"
+        "matrix, floor (and, with no command, the report: python -m jaxcompat --help)\n"
     )
     assert command(["--frobnicate"]) == 2
     assert "unrecognized arguments: --frobnicate" in capsys.readouterr().err

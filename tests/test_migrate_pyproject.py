@@ -426,8 +426,9 @@ def test_requirements_that_admit_no_release_leave_the_code_s_floor(project, caps
 
 def test_without_a_resolver_the_summary_says_so(project, capsys, monkeypatch):
     from jaxcompat._checker import _dependency_floor
+    from jaxcompat._matrix import pip_indexes
 
-    monkeypatch.setattr(_dependency_floor.shutil, "which", lambda name, path=None: None)
+    monkeypatch.setattr(pip_indexes.shutil, "which", lambda name, path=None: None)
     monkeypatch.setattr(_dependency_floor.sys, "executable", "/nonexistent/python")
     _library(project, ["jax>=0.5", "chexlike"])
     assert main(["--check", "lib"]) == 1

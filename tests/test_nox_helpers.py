@@ -123,22 +123,25 @@ def _uv_on_path(monkeypatch, tmp_path, exit_status):
     uv = tmp_path / "uv"
     uv.write_text(f"#!/bin/sh\nexit {exit_status}\n")
     uv.chmod(0o755)
-    monkeypatch.setattr(jcn.shutil, "which", lambda name: str(uv) if name == "uv" else None)
+    monkeypatch.setattr(
+        _pip_indexes.shutil, "which", lambda name, path=None: str(uv) if name == "uv" else None
+    )
+    return uv
 
 
 def test_install_uses_uv_from_path_in_another_virtualenv(pip_configured, monkeypatch, tmp_path):
-    _uv_on_path(monkeypatch, tmp_path, exit_status=0)
+    uv = _uv_on_path(monkeypatch, tmp_path, exit_status=0)
     session = FakeSession("virtualenv")
     row = ROWS[-1]
     jcn.install(session, str(row["jax"]))
     python = os.path.join("/venv/bin", "python")
     assert session.calls == [
-        ("run", ("uv", "pip", "install", "--python", python, *_pinned(row)), UV_ENV, True)
+        ("run", (str(uv), "pip", "install", "--python", python, *_pinned(row)), UV_ENV, True)
     ]
 
 
 def test_install_without_uv_is_pip_s_own(pip_configured, monkeypatch):
-    monkeypatch.setattr(jcn.shutil, "which", lambda name: None)
+    monkeypatch.setattr(_pip_indexes.shutil, "which", lambda name, path=None: None)
     session = FakeSession("virtualenv")
     jcn.install(session, "0.4.37")  # jaxlib 0.4.36: the row says so
     assert session.calls == [("install", ("jax==0.4.37", "jaxlib==0.4.36"), None)]

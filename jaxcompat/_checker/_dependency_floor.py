@@ -14,7 +14,6 @@ floor; the requirements that each alone keep the rows below it out are named.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 from .._matrix import rows as matrix_rows
-from .._matrix.pip_indexes import uv_index_environment
+from .._matrix.pip_indexes import uv_index_environment, working_uv
 
 __all__ = ["DependencyFloor", "ResolverError", "dependency_floor"]
 
@@ -54,15 +53,8 @@ class DependencyFloor:
 def _uv_command() -> list[str] | None:
     """``uv pip compile`` run by this interpreter: with ``--python-version`` alone, uv looks
     for an interpreter of that version first, and tries to download one it cannot find."""
-    # The uv on PATH, else the one installed beside this interpreter (a venv not activated).
-    uv = shutil.which("uv") or shutil.which("uv", path=os.path.dirname(sys.executable))
+    uv = working_uv()
     if uv is None:
-        return None
-    try:
-        works = subprocess.run([uv, "--version"], capture_output=True, timeout=30, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if works.returncode != 0:
         return None
     quiet = ["--quiet", "--no-header", "--no-annotate"]
     return [uv, "pip", "compile", *quiet, "--python", sys.executable]

@@ -28,7 +28,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-__all__ = ["PyprojectEdit", "PyprojectError", "project_table", "release", "update", "validate"]
+__all__ = [
+    "PyprojectEdit",
+    "PyprojectError",
+    "project_table",
+    "raise_floor",
+    "release",
+    "update",
+    "validate",
+]
 
 _FLOOR = re.compile(r"(>=|>)\s*([0-9]+(?:\.[0-9]+)*)")
 
@@ -278,3 +286,46 @@ def update(pyproject: Path, floor: str, *, installed: bool = True) -> PyprojectE
     if installed:
         notes.extend(_installed_floors(others, floor))
     return PyprojectEdit(pyproject, text, changes, notes)
+
+
+def raise_floor(pyproject: Path, floor: str) -> list[str]:
+    """Raise each jax (and jaxlib) entry of `pyproject`'s ``[project].dependencies`` whose
+    floor is below `floor` (or that has none) to it, writing the file in place and keeping
+    every other byte; what changed. ``jaxcompat floor --write`` proves the floor first.
+    Raises PyprojectError or OSError."""
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+        tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as error:
+        raise PyprojectError(f"{pyproject}: cannot read it: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise PyprojectError(f"{pyproject}: it is not valid TOML: {error}") from None
+    bracket = _dependencies_array(text)
+    if bracket is None:
+        raise PyprojectError(f"{pyproject}: no [project] dependencies array to raise")
+    jaxlib_of = {row.jax: row.jaxlib for row in matrix_rows()}
+    changes: list[str] = []
+    strings, _ = _array_strings(text, bracket)
+    for index in range(len(strings)):
+        entry = strings[index]
+        name = _name(entry.value)
+        if name not in ("jax", "jaxlib"):
+            continue
+        wanted = jaxlib_of.get(floor, floor) if name == "jaxlib" else floor
+        match = _FLOOR.search(entry.value)
+        if match is not None:
+            if release(match.group(2)) >= release(wanted):
+                continue
+            value = entry.value[: match.start()] + f">={wanted}" + entry.value[match.end() :]
+        else:  # no floor: one goes in front of the other specifiers
+            requirement = Requirement(entry.value)
+            at = entry.value.find("]") + 1 if requirement.extras else len(leading_name(entry.value))
+            rest = entry.value[at:].lstrip()
+            joint = "," if rest and rest[0] not in ";@" else ""
+            value = entry.value[:at] + f">={wanted}{joint}" + rest
+        text = text[: entry.start + 1] + value + text[entry.end - 1 :]
+        changes.append(f"{name}: {entry.value!r} -> {value!r}")
+        strings, _ = _array_strings(text, bracket)
+    if changes:
+        pyproject.write_text(text, encoding="utf-8")
+    return changes

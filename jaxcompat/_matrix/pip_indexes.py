@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections.abc import Mapping
 
-__all__ = ["pip_config", "uv_index_environment"]
+__all__ = ["pip_config", "uv_index_environment", "working_uv"]
 
 #: The uv settings that, when the user has set any, are theirs to keep.
 UV_INDEX_VARIABLES = ("UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_FIND_LINKS")
@@ -70,3 +70,16 @@ def uv_index_environment(
     if env and "UV_INDEX_STRATEGY" not in environ:
         env["UV_INDEX_STRATEGY"] = "unsafe-best-match"
     return env
+
+
+def working_uv() -> str | None:
+    """The uv on PATH, else the one installed beside this interpreter (a virtualenv that is
+    not activated), where it starts: a version manager's shim can be on PATH and fail."""
+    uv = shutil.which("uv") or shutil.which("uv", path=os.path.dirname(sys.executable))
+    if uv is None:
+        return None
+    try:
+        probe = subprocess.run([uv, "--version"], capture_output=True, check=False, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return uv if probe.returncode == 0 else None

@@ -1,0 +1,389 @@
+"""``jaxcompat floor [PATH]``: the lowest JAX release on which a library's own tests pass.
+
+The floor a pyproject.toml declares, or the one ``jaxcompat migrate`` wrote, is a claim: the
+library installs there and runs. This command tries the claim. For one matrix row at a time it
+makes a fresh virtualenv, installs the row's jax, jaxlib and companion pins together with the
+library (its own dependencies resolved with them, so a dependency that needs a newer JAX makes
+the install fail rather than upgrade JAX) and the jaxcompat running this command, and runs the
+library's tests: pytest, or ``--command``.
+
+First on the reference release (by default the newest the declared range admits, the JAX the
+code is written for), to learn which tests pass there; then from the declared floor up, until a
+row installs and passes every test the reference passes. That row is the floor the tests
+prove. ``--write`` raises the pyproject.toml's jax floor to it. Nothing here imports JAX.
+
+Exit 0 when the declared floor holds, 1 when the tests prove a higher one (written with
+``--write``), 2 on a usage error or where the reference itself cannot be tested.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.metadata
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from .._checker._pyproject_edit import PyprojectError, project_table, raise_floor
+from .._checker._ranges import RangeError, range_for_file, row_list
+from .._program import program_name
+from . import MatrixRow, rows
+from .pip_indexes import uv_index_environment, working_uv
+
+__all__ = ["main"]
+
+#: How long one row's install and one row's tests may take, in seconds.
+INSTALL_TIMEOUT = 1800
+TEST_TIMEOUT = 3600
+
+
+@dataclass(frozen=True)
+class Library:
+    root: Path
+    pyproject: Path
+    declared: list[str]  # the releases of the matrix the declared range admits, oldest first
+    requires_python: SpecifierSet | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One row tried: whether it installed, the tests that passed, and what to say of it."""
+
+    installed: bool
+    passed: frozenset[str]
+    ran: int
+    succeeded: bool  # pytest or the command exited 0
+    said: str
+    skipped: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Tests:
+    """How the library's tests run: pytest with `pytest_args`, or `command` (a shell-split
+    command run with the row's virtualenv first on PATH)."""
+
+    command: list[str] | None
+    pytest_args: list[str]
+    extras: list[str]
+    also: list[str]  # more requirements to install beside the library
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{program_name()} floor",
+        description="The lowest JAX release on which the library's own tests pass as on the "
+        "reference release: each matrix row from the declared floor up is installed into a "
+        "fresh virtualenv with the library and its dependencies resolved together, and the "
+        "tests run there. Arguments after -- go to pytest.",
+    )
+    parser.add_argument("path", nargs="?", default=".", help="the library's root (default: .)")
+    parser.add_argument(
+        "--reference",
+        metavar="RELEASE",
+        help="the release whose passing tests every lower row must pass (default: the newest "
+        "release the declared range admits)",
+    )
+    parser.add_argument(
+        "--from",
+        dest="start",
+        metavar="RELEASE",
+        help="the lowest release to try (default: the declared floor)",
+    )
+    parser.add_argument(
+        "--command",
+        help="run this instead of pytest (a row passes where it exits 0), for example "
+        "'python -m unittest'",
+    )
+    parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="install the library with this extra (repeatable), for example test",
+    )
+    parser.add_argument(
+        "--with",
+        dest="also",
+        action="append",
+        default=[],
+        metavar="REQUIREMENT",
+        help="also install this requirement (repeatable), for example a test dependency",
+    )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="raise the jax floor of the pyproject.toml to the floor the tests prove",
+    )
+    return parser
+
+
+class UsageError(ValueError):
+    """What stops the command before any row is tried: exit 2."""
+
+
+def _library(path: Path) -> Library:
+    root = path.resolve()
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        raise UsageError(f"no pyproject.toml in {path}: pass the library's root")
+    try:
+        mask, _ = range_for_file(pyproject, None, {})
+        project = project_table(pyproject)
+    except (RangeError, PyprojectError) as error:  # range_for_file read the TOML first
+        raise UsageError(str(error)) from None
+    requires = project.get("requires-python")
+    try:
+        requires_python = SpecifierSet(str(requires)) if requires is not None else None
+    except InvalidSpecifier:
+        raise UsageError(f"{pyproject}: requires-python {requires!r} is not valid") from None
+    return Library(root, pyproject, row_list(mask), requires_python)
+
+
+def _row(release: str, option: str) -> MatrixRow:
+    for row in rows():
+        if row.jax == release:
+            return row
+    known = f"{rows()[0].jax} to {rows()[-1].jax}"
+    raise UsageError(f"{option} {release}: not a release of jaxcompat's matrix ({known})")
+
+
+def _interpreter(row: MatrixRow, library: Library) -> tuple[str, str] | None:
+    """(Python version, its interpreter) for `row`: this interpreter's version where the row
+    and the library admit it, else the first such ``pythonX.Y`` on PATH, primary first."""
+    admitted = row.pythons_for(library.requires_python)
+    running = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    ordered = sorted(admitted, key=lambda v: (v != running, v != row.python))
+    for version in ordered:
+        if version == running:
+            return version, sys.executable
+        found = shutil.which(f"python{version}")
+        if found is not None:
+            return version, found
+    return None
+
+
+def jaxcompat_requirement() -> str:
+    """The jaxcompat running this command, for the rows too: its checkout or wheel path where
+    it was installed from one (PEP 610) or runs from a source tree, else the same release."""
+    source = Path(__file__).resolve().parents[2]
+    if (source / "pyproject.toml").is_file() and (source / "jaxcompat" / "__init__.py").is_file():
+        return str(source)
+    distribution = importlib.metadata.distribution("jaxcompat")
+    recorded = distribution.read_text("direct_url.json")
+    if recorded:
+        url = urlparse(json.loads(recorded)["url"])
+        if url.scheme == "file":
+            return unquote(url.path)
+    return f"jaxcompat=={distribution.version}"
+
+
+def _last_lines(text: str, count: int = 3) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return " | ".join(lines[-count:]) or "no message"
+
+
+def _install(row: MatrixRow, python: str, venv: Path, library: Library, tests: Tests) -> str:
+    """Make `venv` and install the row and the library into it: "" or why it failed."""
+    uv = working_uv()
+    target = f"{library.root}[{','.join(tests.extras)}]" if tests.extras else str(library.root)
+    wanted = [*row.requirements, jaxcompat_requirement(), "-e", target, *tests.also]
+    if tests.command is None:
+        wanted.append("pytest")
+    if uv is not None:
+        make = [uv, "venv", "--quiet", "--python", python, str(venv)]
+        install = [uv, "pip", "install", "--quiet", "--python", str(_bin(venv) / "python")]
+        env = {**os.environ, **uv_index_environment()}
+    else:
+        make = [python, "-m", "venv", str(venv)]
+        install = [str(_bin(venv) / "python"), "-m", "pip", "install", "--quiet"]
+        env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    for command in (make, [*install, *wanted]):
+        try:
+            done = subprocess.run(
+                command, capture_output=True, text=True, env=env, timeout=INSTALL_TIMEOUT
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return f"{Path(command[0]).name} did not finish: {error}"
+        if done.returncode != 0:  # uv's and pip's last lines name the conflict
+            return _last_lines(done.stderr or done.stdout)
+    return ""
+
+
+def _bin(venv: Path) -> Path:
+    return venv / ("Scripts" if os.name == "nt" else "bin")
+
+
+def _passed_in(report: Path) -> tuple[frozenset[str], int, frozenset[str]]:
+    """The tests a pytest JUnit report says passed, how many ran (not skipped), and the
+    tests it skipped."""
+    passed, skipped, ran = set(), set(), 0
+    for case in ElementTree.parse(report).iter("testcase"):
+        outcome = {child.tag for child in case}
+        name = f"{case.get('classname')}::{case.get('name')}"
+        if "skipped" in outcome:
+            skipped.add(name)
+            continue
+        ran += 1
+        if not outcome & {"failure", "error"}:
+            passed.add(name)
+    return frozenset(passed), ran, frozenset(skipped)
+
+
+def _run_tests(venv: Path, library: Library, tests: Tests, scratch: Path) -> Outcome:
+    env = {**os.environ, "VIRTUAL_ENV": str(venv)}
+    env["PATH"] = os.pathsep.join([str(_bin(venv)), env.get("PATH", "")])
+    env.pop("PYTHONPATH", None)
+    report = scratch / "report.xml"
+    if tests.command is None:
+        command = [str(_bin(venv) / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
+        command += [f"--junitxml={report}", *tests.pytest_args]
+    else:
+        command = tests.command
+    try:
+        done = subprocess.run(
+            command,
+            cwd=library.root,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=TEST_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return Outcome(True, frozenset(), 0, False, f"the tests did not finish: {error}")
+    if tests.command is not None:
+        said = "exit 0" if done.returncode == 0 else f"exit {done.returncode}"
+        if done.returncode != 0:
+            said += f": {_last_lines(done.stdout + done.stderr)}"
+        return Outcome(True, frozenset(), 0, done.returncode == 0, said)
+    if not report.is_file():
+        return Outcome(True, frozenset(), 0, False, f"pytest: {_last_lines(done.stderr)}")
+    passed, ran, skipped = _passed_in(report)
+    said = f"{len(passed)} passed, {ran - len(passed)} failed, {len(skipped)} skipped"
+    return Outcome(True, passed, ran, done.returncode == 0, said, skipped)
+
+
+def _try(row: MatrixRow, library: Library, tests: Tests) -> Outcome:
+    found = _interpreter(row, library)
+    if found is None:
+        pythons = ", ".join(row.pythons_for(library.requires_python)) or "none"
+        why = f"no Python for it on PATH (its wheels and requires-python admit: {pythons})"
+        return Outcome(False, frozenset(), 0, False, why)
+    version, python = found
+    with tempfile.TemporaryDirectory(prefix=f"jaxcompat-floor-{row.jax}-") as scratch:
+        venv = Path(scratch) / "venv"
+        failed = _install(row, python, venv, library, tests)
+        if failed:
+            said = f"Python {version}: cannot install: {failed}"
+            return Outcome(False, frozenset(), 0, False, said)
+        outcome = _run_tests(venv, library, tests, Path(scratch))
+    return dataclasses.replace(outcome, said=f"Python {version}: {outcome.said}")
+
+
+def _holds(outcome: Outcome, reference: Outcome, tests: Tests) -> tuple[bool, str]:
+    """Whether `outcome` passes as the reference does, and what to add to its line.
+
+    A test that passes on the reference must pass here too, or be skipped here: a skip is the
+    library's own word that the test does not apply to this JAX (a feature it lacks), and is
+    counted on the line. A test that fails, errors or is not collected here is lost.
+    """
+    if not outcome.installed:
+        return False, ""
+    if tests.command is not None:
+        return outcome.succeeded, ""
+    lost = sorted(reference.passed - outcome.passed - outcome.skipped)
+    skipped = len(reference.passed & outcome.skipped)
+    said = f"; {skipped} skipped here pass on the reference" if skipped else ""
+    if not lost:
+        return True, said
+    shown = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
+    return False, f"{said}; {len(lost)} passing on the reference do not: {shown}"
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def main(argv: list[str]) -> int:
+    """Run ``jaxcompat floor`` with `argv` (the arguments after ``floor``)."""
+    if "--" in argv:
+        at = argv.index("--")
+        argv, pytest_args = argv[:at], argv[at + 1 :]
+    else:
+        pytest_args = []
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:  # --help (0) or a usage error, which argparse has printed
+        return 0 if exit.code == 0 else 2
+    prog = parser.prog
+    try:
+        command = shlex.split(args.command) if args.command is not None else None
+        if command == []:
+            raise UsageError("--command is empty")
+        if command is not None and pytest_args:
+            raise UsageError("arguments after -- go to pytest, which --command replaces")
+        library = _library(Path(args.path))
+        tests = Tests(command, pytest_args, args.extra, args.also)
+        reference = _row(args.reference or library.declared[-1], "--reference")
+        start = _row(args.start or library.declared[0], "--from")
+        if start.release >= reference.release:
+            raise UsageError(f"--from {start.jax} is not below the reference {reference.jax}")
+    except UsageError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 2
+    declared = library.declared[0]
+    _say(f"declared floor: jax>={declared} ({library.pyproject.name}); reference: {reference.jax}")
+    began = time.monotonic()
+    on_reference = _try(reference, library, tests)
+    _say(f"  {reference.jax} (reference): {on_reference.said}")
+    problem = None
+    if not on_reference.installed or (command is not None and not on_reference.succeeded):
+        problem = "the tests cannot be judged on the reference"
+    elif command is None and not on_reference.passed:
+        problem = "no test passes on the reference"
+    if problem is not None:
+        print(f"{prog}: {problem}, {reference.jax}: {on_reference.said}", file=sys.stderr)
+        return 2
+    floor = reference
+    for row in rows():
+        if not start.release <= row.release < reference.release:
+            continue
+        if library.requires_python is not None and not row.pythons_for(library.requires_python):
+            continue
+        stepped = time.monotonic()
+        outcome = _try(row, library, tests)
+        holds, lost = _holds(outcome, on_reference, tests)
+        seconds = time.monotonic() - stepped
+        _say(f"  {row.jax}: {outcome.said}{lost} ({seconds:.0f} s){'  <- holds' if holds else ''}")
+        if holds:
+            floor = row
+            break
+    minutes = (time.monotonic() - began) / 60
+    _say(f"the tests pass as on {reference.jax} from jax>={floor.jax} ({minutes:.1f} min)")
+    if floor.release <= _row(declared, "the declared floor").release:
+        _say(f"the declared floor jax>={declared} holds")
+        return 0
+    if args.write:
+        try:
+            changes = raise_floor(library.pyproject, floor.jax)
+        except (PyprojectError, OSError) as error:
+            print(f"{prog}: {error}", file=sys.stderr)
+            return 2
+        for change in changes:
+            _say(f"{library.pyproject}: {change}")
+    else:
+        _say(f"the declared floor jax>={declared} does not hold: --write raises it to {floor.jax}")
+    return 1

@@ -1,0 +1,234 @@
+"""``jaxcompat floor``: the lowest matrix row on which a library's own tests pass.
+
+Each row is really installed, into a fresh virtualenv, from the package index on disk of
+tests/_fake_index.py (jax, jaxlib and the libraries there carry metadata only), and the
+library's tests really run there: a command that reads the installed JAX's version. The
+library builds with a backend of its own (``backend-path``), so nothing needs a real index.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jaxcompat._matrix import floor, rows
+from jaxcompat._matrix.pip_indexes import working_uv
+
+pytestmark = [
+    pytest.mark.usefixtures("resolver_on_fake_index"),
+    pytest.mark.skipif(working_uv() is None, reason="the rows install with uv"),
+]
+
+RUNNING = f"{sys.version_info[0]}.{sys.version_info[1]}"
+#: The rows with wheels for this Python, so that no other interpreter is needed.
+HERE = [row for row in rows() if RUNNING in row.pythons]
+
+# An in-tree PEP 517 backend: a wheel with the library's metadata and a .pth to its tree.
+BACKEND = """
+import os, zipfile
+
+def _wheel(directory):
+    info = "fakelib-1.0.dist-info"
+    requires = "".join(f"Requires-Dist: {r}\\n" for r in REQUIRES)
+    files = {
+        f"{info}/METADATA": f"Metadata-Version: 2.1\\nName: fakelib\\nVersion: 1.0\\n{requires}",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\\nGenerator: t\\nRoot-Is-Purelib: true\\n"
+        "Tag: py3-none-any\\n",
+        "fakelib.pth": os.path.dirname(os.path.abspath(__file__)) + "\\n",
+    }
+    files[f"{info}/RECORD"] = "".join(f"{p},,\\n" for p in [*files, f"{info}/RECORD"])
+    name = "fakelib-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(os.path.join(directory, name), "w") as wheel:
+        for path, text in files.items():
+            wheel.writestr(path, text)
+    return name
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    return _wheel(wheel_directory)
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    return _wheel(wheel_directory)
+
+def get_requires_for_build_wheel(config_settings=None):
+    return []
+
+get_requires_for_build_editable = get_requires_for_build_wheel
+"""
+
+# Exits 1 below the JAX release in NEEDS, as a test suite that fails there would.
+NEEDS_JAX = (
+    'python -c "import importlib.metadata as m, sys; '
+    "sys.exit(tuple(map(int, m.version('jax').split('.'))) < NEEDS)\""
+)
+
+
+def _library(root: Path, requires: list[str]) -> Path:
+    root.mkdir()
+    dependencies = ", ".join(f'"{r}"' for r in ["jax>=0.4.13", *requires])
+    (root / "pyproject.toml").write_text(
+        textwrap.dedent(f"""\
+            [build-system]
+            requires = []
+            build-backend = "backend"
+            backend-path = ["."]
+
+            [project]
+            name = "fakelib"
+            version = "1.0"
+            dependencies = [{dependencies}]  # the floor
+            """)
+    )
+    (root / "backend.py").write_text(f"REQUIRES = {['jax', *requires]!r}\n" + BACKEND)
+    return root
+
+
+def _command(needs: str) -> str:
+    return NEEDS_JAX.replace("NEEDS", repr(tuple(map(int, needs.split(".")))))
+
+
+@pytest.fixture
+def no_jaxcompat_build(monkeypatch):
+    # The rows install the jaxcompat under test; here the index's stand-in, as nothing on the
+    # fake index can build it from source.
+    monkeypatch.setattr(floor, "jaxcompat_requirement", lambda: "plain")
+
+
+pytestmark.append(pytest.mark.usefixtures("no_jaxcompat_build"))
+
+
+def test_the_first_row_where_the_tests_pass_is_the_floor_and_write_raises_it(tmp_path, capsys):
+    start, needed, reference = HERE[0], HERE[3], HERE[5]
+    library = _library(tmp_path / "lib", [])
+    argv = [str(library), "--from", start.jax, "--reference", reference.jax]
+    argv += ["--command", _command(needed.jax)]
+    assert floor.main(argv) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(
+        f"declared floor: jax>=0.4.13 (pyproject.toml); reference: {reference.jax}"
+    )
+    assert out[1] == f"  {reference.jax} (reference): Python {RUNNING}: exit 0"
+    tried = [line.split(":")[0].strip() for line in out[2:-2]]
+    assert tried == [row.jax for row in HERE[:4]]
+    assert out[2].startswith(f"  {start.jax}: Python {RUNNING}: exit 1")
+    assert out[5].startswith(f"  {needed.jax}: Python {RUNNING}: exit 0 (")
+    assert out[5].endswith("<- holds")
+    assert out[-2].startswith(f"the tests pass as on {reference.jax} from jax>={needed.jax} (")
+    assert out[-1] == (
+        f"the declared floor jax>=0.4.13 does not hold: --write raises it to {needed.jax}"
+    )
+    assert "jax>=0.4.13" in (library / "pyproject.toml").read_text()
+
+    assert floor.main([*argv, "--write"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == (f"{library / 'pyproject.toml'}: jax: 'jax>=0.4.13' -> 'jax>={needed.jax}'")
+    text = (library / "pyproject.toml").read_text()
+    assert f'dependencies = ["jax>={needed.jax}"]  # the floor' in text
+    # Now the declared floor holds, from the floor the pyproject.toml declares.
+    assert floor.main(argv[:1] + argv[3:]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"the declared floor jax>={needed.jax} holds"
+
+
+def test_a_dependency_that_needs_a_newer_jax_fails_the_install_of_the_rows_below(tmp_path, capsys):
+    # chexlike 1.0 needs jax>=0.4.27: below, the row's pins and it cannot be installed
+    # together, and the row is not the floor however its tests would do.
+    library = _library(tmp_path / "lib", ["chexlike"])
+    below = [row for row in HERE if row.release < (0, 4, 27)]
+    if not below:
+        pytest.skip(f"Python {RUNNING} has no row below JAX 0.4.27")
+    start, reference = below[-1], next(row for row in HERE if row.release >= (0, 4, 28))
+    argv = [str(library), "--from", start.jax, "--reference", reference.jax]
+    assert floor.main([*argv, "--command", "python -c pass"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith(f"  {start.jax}: Python {RUNNING}: cannot install: ")
+    assert "chexlike" in out[2]
+    assert out[3].startswith("  0.4.27: Python") and out[3].endswith("<- holds")
+
+
+def test_the_reference_must_pass(tmp_path, capsys):
+    library = _library(tmp_path / "lib", [])
+    reference = HERE[1]
+    argv = [
+        str(library),
+        "--reference",
+        reference.jax,
+        "--command",
+        "python -c 'raise SystemExit(3)'",
+    ]
+    assert floor.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        f"python -m jaxcompat floor: the tests cannot be judged on the reference, "
+        f"{reference.jax}: Python {RUNNING}: exit 3: no message"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--reference", "0.4.14"], "--reference 0.4.14: not a release of jaxcompat's matrix"),
+        (["--from", "0.12.0.1"], "--from 0.12.0.1 is not below the reference 0.12.0.1"),
+        (["--command", ""], "--command is empty"),
+        (["--command", "true", "--", "-x"], "arguments after -- go to pytest, which --command"),
+    ],
+)
+def test_usage_errors_exit_2_naming_the_problem(tmp_path, capsys, argv, message):
+    library = _library(tmp_path / "lib", [])
+    assert floor.main([str(library), *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_directory_without_pyproject_is_a_usage_error(tmp_path, capsys):
+    assert floor.main([str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"python -m jaxcompat floor: no pyproject.toml in {tmp_path}: pass the library's root\n"
+    )
+
+
+def test_a_row_holds_when_it_passes_every_test_the_reference_passes(tmp_path):
+    # pytest's own JUnit report, read as the rows' are.
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "test_a.py").write_text(
+        "import pytest\n"
+        "def test_passes(): pass\n"
+        "def test_fails(): assert False\n"
+        "@pytest.mark.skip\n"
+        "def test_skipped(): pass\n"
+        "def test_errors(broken): pass\n"
+        "@pytest.fixture\n"
+        "def broken(): raise RuntimeError\n"
+    )
+    report = tmp_path / "report.xml"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
+        cwd=suite,
+        capture_output=True,
+        check=False,
+    )
+    passed, ran, skipped = floor._passed_in(report)
+    assert passed == {"test_a::test_passes"}
+    assert ran == 3
+    assert skipped == {"test_a::test_skipped"}
+    tests = floor.Tests(None, [], [], [])
+    both = frozenset({"test_a::test_passes", "test_a::test_skipped"})
+    reference = floor.Outcome(True, both, 4, False, "")
+    more = floor.Outcome(True, both | {"t::x"}, 5, True, "")
+    assert floor._holds(more, reference, tests) == (True, "")
+    # A test skipped here is the library's word that it does not apply: counted, not lost.
+    skipping = floor.Outcome(True, frozenset({"test_a::test_passes"}), 3, True, "", skipped)
+    assert floor._holds(skipping, reference, tests) == (
+        True,
+        "; 1 skipped here pass on the reference",
+    )
+    fewer = floor.Outcome(True, frozenset(), 3, False, "", skipped)
+    assert floor._holds(fewer, reference, tests) == (
+        False,
+        "; 1 skipped here pass on the reference; 1 passing on the reference do not: "
+        "test_a::test_passes",
+    )
+    not_installed = floor.Outcome(False, frozenset(), 0, False, "")
+    assert floor._holds(not_installed, reference, tests) == (False, "")
