@@ -368,6 +368,8 @@ def test_a_dependency_that_needs_a_newer_jax_sets_the_floor_and_is_named(project
     assert main(["lib"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "note: the other dependencies hold JAX at 0.4.27 and newer: chexlike" in out
+    # The floor was lowered: the library's own tests are what prove it.
+    assert out[-2] == "note: your tests prove the floor: python -m jaxcompat floor ."
     assert out[-1] == (
         "Migrated 1 of 1 file; removed 1 version gate; 0 findings left for a person; the "
         "ported code runs on JAX 0.4.27 and newer."

@@ -66,7 +66,7 @@ from ._migrate_pyproject import (
 )
 from ._migrate_renames import rename_edits
 from ._pyproject_edit import PyprojectError, validate
-from ._ranges import RangeError, every_row_mask, range_for_file, spec_mask
+from ._ranges import RangeError, every_row_mask, range_for_file, shown_path, spec_mask
 from ._retree import reparsed_statements
 from ._rules import Finding
 
@@ -412,6 +412,12 @@ def main(argv: list[str]) -> int:
         print(f"note: {bound.note}")
     for said in end.left:
         print(said)
+    lowered = end.edit is not None and any(c.startswith("jax:") for c in end.edit.changes)
+    if lowered and end.pyproject is not None:
+        # The floor is what the code's names and the other dependencies admit; the library's
+        # own tests are what prove it.
+        root = shown_path(end.pyproject.parent)
+        print(f"note: your tests prove the floor: {program_name()} floor {root}")
     summary = f"{verb} {changed} of {files} file{'s' if files != 1 else ''}"
     print("; ".join([summary, *end.closing]) + ".")
     return 1 if args.check and (changed or pyproject_changed) else 0

@@ -32,6 +32,7 @@ __all__ = [
     "release_tuple",
     "release_tuples",
     "row_list",
+    "shown_path",
     "spec_mask",
 ]
 
@@ -160,7 +161,7 @@ def _range_for_directory(directory: Path, fix_option: str | None) -> tuple[int, 
             specifiers = _jax_requirements(pyproject, fix_option)
             if specifiers is None:
                 break
-            shown = _shown(pyproject)
+            shown = shown_path(pyproject)
             if "" in specifiers:
                 return every_row_mask(), f"{shown}: jax, unpinned"
             # Entries under different markers (one per Python) each hold on their own
@@ -177,7 +178,7 @@ def _range_for_directory(directory: Path, fix_option: str | None) -> tuple[int, 
     return every_row_mask(), "every supported release"
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     """`path` relative to the working directory when it is under it (stable output)."""
     try:
         return str(path.relative_to(Path.cwd().resolve()))
