@@ -232,6 +232,50 @@ def aval(x):
     compile(migrated, "migrated.py", "exec")
 
 
+def test_a_comment_that_described_a_removed_gate_goes_with_it():
+    source = (
+        "import jax\n"
+        "\n"
+        "# JAX v0.8.0 or later has jax.tree.\n"
+        "# Older releases: tree_util.\n"
+        "if jax.__version_info__ >= (0, 8, 0):\n"
+        "    leaves = jax.tree.leaves\n"
+        "else:\n"
+        "    leaves = jax.tree_util.tree_leaves\n"
+        "\n"
+        "# The leaves of a model.\n"
+        "# Since 0.4.30, a typed key is one leaf.\n"
+        "if jax.__version_info__ >= (0, 4, 13):\n"
+        "    count = 1\n"
+        "# About what follows, 0.8.0.\n"
+        "\n"
+        "# Gone from JAX 0.9.0.\n"
+        "try:\n"
+        "    from jax.experimental import maps\n"
+        "except ImportError:\n"
+        "    maps = None\n"
+    )
+    # On >=0.8: the first gate's comments speak only of releases and go; the second's first
+    # line does not (it says what the code does), so all of it stays; a comment below a gate
+    # stays; the `try` still runs its `except` on 0.9.0 and newer, so it and its comment stay.
+    assert migrate_source(source, spec_mask(">=0.8", "test")) == (
+        "import jaxcompat as jax\n"
+        "\n"
+        "leaves = jax.tree.leaves\n"
+        "\n"
+        "# The leaves of a model.\n"
+        "# Since 0.4.30, a typed key is one leaf.\n"
+        "count = 1\n"
+        "# About what follows, 0.8.0.\n"
+        "\n"
+        "# Gone from JAX 0.9.0.\n"
+        "try:\n"
+        "    from jaxcompat.experimental import maps\n"
+        "except ImportError:\n"
+        "    maps = None\n"
+    )
+
+
 def test_gates_still_needed_stay_and_the_newest_branch_can_be_the_dead_one():
     migrated = migrate_source(GATED, spec_mask("<0.5", "test"))
     # Below 0.5.3 the `elif` is dead and the chain's `else` is the branch that runs.

@@ -12,6 +12,10 @@ branch that runs, as pyupgrade removes ``sys.version_info`` branches below its f
   must be;
 - ``try``/``except ImportError`` whose imports work on every release: the ``try`` body.
 
+A comment block right above a removed ``if`` or ``try`` (no blank line between, at its
+indentation) goes with it when every line of it speaks of releases (``# JAX v0.8.0 or
+later``): it described the gate, and would describe nothing once the gate is gone.
+
 Only whole lines are replaced. A gate is left as it is (and still reported by ``check``)
 where moving its lines could change what the code means: a block on the same line as its
 header, a string or f-string that spans lines in a block that would be dedented, a line that
@@ -22,6 +26,8 @@ or an ``a if t else b`` that spans lines.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import re
 from dataclasses import dataclass
 
 from ._files import LINE_END, char_column, source_lines
@@ -55,6 +61,23 @@ class _Replacement:
     #: The old line the first line of ``text`` was (0: ``first``); the lines of ``text``
     #: are the old lines from there on, dedented.
     text_from: int = 0
+
+
+#: A comment line that speaks of releases: a release number or a word that compares them.
+_ABOUT_RELEASES = re.compile(r"\d+\.\d+|\b(versions?|releases?|older|newer|later|earlier)\b", re.I)
+
+
+def _describing_comments(lines: list[str], line: int) -> int:
+    """The first line of the comment block right above line ``line`` (no blank line between,
+    at its indentation) where every line of the block speaks of releases; else ``line``."""
+    indent = _indent(lines[line - 1])
+    first = line
+    while first > 1 and _indent(lines[first - 2]) == indent:
+        if not lines[first - 2].lstrip().startswith("#"):
+            break
+        first -= 1
+    about = all(_ABOUT_RELEASES.search(lines[number - 1]) for number in range(first, line))
+    return first if about else line
 
 
 def _indent(line: str) -> str:
@@ -294,6 +317,12 @@ def _replacements(
             replacement = _expression_replacement(node, keep, lines)
         if replacement is None:
             continue
+        if isinstance(node, ast.If | ast.Try) and not gate.is_elif:
+            above = _describing_comments(lines, replacement.first)
+            if above < replacement.first:
+                replacement = dataclasses.replace(
+                    replacement, first=above, text_from=replacement.text_from or replacement.first
+                )
         if any(r.first <= replacement.last and replacement.first <= r.last for r in replacements):
             waiting = True
             continue  # inside another gate's span: the next pass sees it
