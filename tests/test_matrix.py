@@ -1,5 +1,6 @@
 """matrix.yml, the backend floors and pyproject.toml agree."""
 
+import json
 import re
 import sys
 
@@ -108,4 +109,22 @@ def test_the_package_knows_its_matrix_without_the_repository(tmp_path):
     first = {"jax": "0.4.13", "jaxlib": "0.4.13", "pins": ["numpy<2", "scipy<1.13"]}
     assert result.stdout == (
         f"jaxcompat/_data/matrix.json {first} {MATRIX[-1]['jax']} {len(MATRIX)}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("recorded", "tool"),
+    [
+        ("random_bits_newest.json", "tools/random_bits_newest.py"),
+        ("key_data_newest.json", "tools/key_data_newest.py"),
+    ],
+)
+def test_the_newest_jaxs_samples_are_recorded_from_the_newest_row(recorded, tool):
+    # Every row must draw the newest JAX's samples: a row added after them would leave the
+    # tests comparing with an older release's.
+    data = json.loads((ROOT / "tests" / recorded).read_text())
+    newest = str(MATRIX[-1]["jax"])
+    assert data["jax"] == newest, (
+        f"tests/{recorded} records JAX {data['jax']}, the newest row is {newest}: run "
+        f"`python {tool}` on it"
     )

@@ -38,6 +38,31 @@ def test_a_skip_points_at_the_test(pytester):
     assert "testing.py" not in result.stdout.str()
 
 
+def test_a_marker_that_matches_the_installed_jax_runs_the_test(pytester):
+    # A plugin that skipped every marked test would leave a suite green: the matching ones run.
+    installed = jaxcompat.JAX_VERSION_STRING
+    pytester.makepyfile(
+        test_matching=f"""
+import pytest
+
+@pytest.mark.jax("=={installed}")
+def test_exact():
+    pass
+
+@pytest.mark.jax(">=0.4.13")
+def test_floor():
+    assert False, "ran"
+
+@pytest.mark.jax("!={installed}")
+def test_other():
+    pass
+"""
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*AssertionError: ran*"])
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
