@@ -831,6 +831,22 @@ def test_cholesky_and_eigvalsh_read_one_triangle_without_symmetrizing():
     assert linalg.cholesky(ints, symmetrize_input=False).dtype == linalg.cholesky(ints).dtype
 
 
+def test_one_triangle_is_read_under_vmap_and_jit_too():
+    # Before JAX 0.5.x the batching rule of lax's cholesky symmetrized whatever it was told:
+    # under vmap, symmetrize_input=False was silently ignored (measured up to 195% off).
+    linalg = jaxcompat.numpy.linalg
+    batch = np.stack([LOWER_IS_SPD, LOWER_IS_SPD * 2, LOWER_IS_SPD * 3])
+    lower = np.stack([np.linalg.cholesky(SPD.astype(np.float64) * k) for k in (1, 2, 3)])
+    values = np.stack([np.linalg.eigvalsh(SPD.astype(np.float64) * k) for k in (1, 2, 3)])
+    for transform in (jax.vmap, lambda f: jax.jit(jax.vmap(f))):
+        factor = transform(lambda a: linalg.cholesky(a, symmetrize_input=False))(batch)
+        np.testing.assert_allclose(factor, lower, rtol=1e-6)
+        upper = transform(lambda a: linalg.cholesky(a, upper=True, symmetrize_input=False))
+        np.testing.assert_allclose(upper(batch), np.swapaxes(lower, -1, -2), rtol=1e-6)
+        eigenvalues = transform(lambda a: linalg.eigvalsh(a, symmetrize_input=False))(batch)
+        np.testing.assert_allclose(eigenvalues, values, rtol=1e-5)
+
+
 @pytest.mark.parametrize("tolerance", [None, 1e-3, 10.0])
 def test_matrix_rank_takes_rtol_and_hermitian(tolerance):
     linalg = jaxcompat.numpy.linalg

@@ -50,13 +50,19 @@ def factored_as_asked(
     upper = values.get("upper", kwargs.pop("upper", False))
     if symmetrize:
         lower = function(a, *args, **kwargs)
-    else:  # as JAX 0.6.0's cholesky, which hands symmetrize_input to lax's
+    else:  # as JAX 0.6.0's cholesky, which factors the lower triangle alone
         a = jax.numpy.asarray(a)
         if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
             raise ValueError(
                 f"Argument to linalg.cholesky must have shape [..., n, n], got {a.shape}."
             )
-        lower = lax_linalg.cholesky(_inexact(a), symmetrize_input=False)
+        # The release's cholesky symmetrizes its input, and so, under vmap, does lax's
+        # cholesky(symmetrize_input=False) before JAX 0.5.x (its batching rule dropped the
+        # keyword). The matrix whose upper triangle mirrors the lower one is its own
+        # symmetrization, exactly, and its factor is the lower triangle's.
+        a = _inexact(a)
+        mirror = jax.numpy.conj(jax.numpy.swapaxes(jax.numpy.tril(a, -1), -1, -2))
+        lower = function(jax.numpy.tril(a) + mirror, *args, **kwargs)
     return jax.numpy.conj(jax.numpy.swapaxes(lower, -1, -2)) if upper else lower
 
 
