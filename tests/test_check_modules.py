@@ -292,6 +292,28 @@ def test_names_other_libraries_share_are_not_reported():
     assert check(source) == []
 
 
+def test_layout_is_read_in_a_jax_file_without_another_tensor_library():
+    # Array.layout is JAX's on 0.4.26-0.6.2 (the fixture's rows: 0.4.30-0.7.0), renamed
+    # format in 0.7.0; torch's tensors have a layout too.
+    source = """\
+        import jax
+        def f(x):
+            return x.layout
+    """
+    assert check(source) == [
+        "3:12: JC060 `x.layout` (by name: a guess that `x` is a JAX array) fails on "
+        "0.4.13-0.4.25, 0.10.0-0.12.0; `x.format` is its name from JAX 0.6.2"
+    ]
+    assert check(source, ">=0.4.30,<0.7") == []
+    assert check("import torch\nimport jax\ny = x.layout\n") == []
+    assert check("from torch import nn\nimport jaxcompat as jax\ny = x.layout\n") == []
+    assert check("y = x.layout\n") == []  # no JAX: whose layout it is, nothing says
+    guarded = "import jax\ny = x.layout if hasattr(x, 'layout') else x.format\n"
+    assert check(guarded) == []
+    # A module's attribute is no array's: jax.experimental.layout is a module.
+    assert check("import jax\nimport jax.experimental.layout\ny = jax.experimental.layout\n") == []
+
+
 def test_array_attributes_follow_gates_and_guards():
     source = """\
         import jax

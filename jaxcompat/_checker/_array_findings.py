@@ -5,10 +5,11 @@
 other common array library uses are reported (``BY_NAME``), and each finding says it is a
 guess by name. Names other libraries share are left alone, so a PyTorch or NumPy file is
 never reported: ``x.device`` (a property of torch and TensorFlow tensors; JAX's from 0.4.31,
-none on 0.4.27-0.4.30), ``x.layout`` (torch's; JAX's on 0.4.26-0.6.2, renamed ``format``),
-``x.to_device`` (NumPy 2's, the array API's), ``x.format`` (``str.format``). ``x.device()``
-called with no argument is reported: on torch and TensorFlow, ``device`` is a property, not
-a method.
+none on 0.4.27-0.4.30), ``x.to_device`` (NumPy 2's, the array API's), ``x.format``
+(``str.format``). ``x.layout`` (JAX's on 0.4.26-0.6.2, renamed ``format`` in 0.7.0) is
+torch's too: it is reported only in a file that imports JAX and no other tensor library
+(``SHARED_BY_NAME``). ``x.device()`` called with no argument is reported: on torch and
+TensorFlow, ``device`` is a property, not a method.
 
 The rows each use runs on follow the file's version gates (the resolver's); a use inside
 ``try`` with ``except AttributeError``, or under ``if hasattr(..., "name")``, is not
@@ -27,7 +28,7 @@ from ._module_data import array_attribute
 from ._ranges import describe, every_row_mask
 from ._uses import Gate
 
-__all__ = ["BY_NAME", "array_findings"]
+__all__ = ["BY_NAME", "SHARED_BY_NAME", "array_findings"]
 
 #: The array attributes reported by name: those whose presence changed across JAX's releases
 #: (the module surface data's ``array``), less those another common array library or a common
@@ -44,6 +45,16 @@ BY_NAME = {
     "unsafe_raw_buffer": "",
 }
 
+#: Array attributes another tensor library's tensors have too: reported only in a file that
+#: imports JAX (or jaxcompat) and none of OTHER_TENSOR_LIBRARIES.
+SHARED_BY_NAME = {
+    # 0.4.26 added Array.layout; 0.7.0 renamed it format (0.6.2 has both). torch's tensors
+    # have a layout too.
+    "layout": "`{x}.format` is its name from JAX 0.6.2",
+}
+
+OTHER_TENSOR_LIBRARIES = frozenset({"torch", "tensorflow", "cupy", "mxnet", "paddle"})
+
 _STATUS_FAILS = ".r"
 _STATUS_WARNS = "MP"
 
@@ -54,7 +65,7 @@ def _rows_where(chars: str, statuses: str) -> int:
 
 #: What a file's text holds where it may use one of BY_NAME (``.device()``: the call written
 #: without spaces, as every formatter writes it): most files hold none, and are not walked.
-_TEXTS = tuple(f".{name}" for name in BY_NAME)
+_TEXTS = tuple(f".{name}" for name in (*BY_NAME, *SHARED_BY_NAME))
 
 
 def _mentioned(source: str) -> bool:
@@ -67,8 +78,39 @@ def _hasattr_names(test: ast.expr) -> set[str]:
     return {tested[1] for tested in tests if tested is not None}
 
 
+def _imports(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """The top-level packages a file imports, anywhere in it, and the names its imports
+    bind (``jax`` of ``import jax.numpy``, ``np`` of ``import numpy as np``)."""
+    packages, bound = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            packages.update(alias.name.split(".")[0] for alias in node.names)
+            bound.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                packages.add(node.module.split(".")[0])
+            bound.update(alias.asname or alias.name for alias in node.names)
+    return packages, bound
+
+
+def _names_read(packages: set[str]) -> dict[str, str]:
+    """The names reported in a file that imports `packages`, with the fix of each: BY_NAME's,
+    and SHARED_BY_NAME's where it imports JAX and no other tensor library."""
+    if packages & {"jax", "jaxcompat"} and not packages & OTHER_TENSOR_LIBRARIES:
+        return {**BY_NAME, **SHARED_BY_NAME}
+    return BY_NAME
+
+
+def _root_name(owner: ast.expr) -> str | None:
+    while isinstance(owner, ast.Attribute):
+        owner = owner.value
+    return owner.id if isinstance(owner, ast.Name) else None
+
+
 class _Finder:
-    def __init__(self, gates: list[Gate]) -> None:
+    def __init__(self, gates: list[Gate], names: dict[str, str], modules: set[str]) -> None:
+        self.names = names
+        self.modules = modules  # names bound by imports: `jax.experimental.layout` is a module
         self.full = every_row_mask()
         # The version gates' truths, by the `if` (or conditional expression) they test.
         self.truths = {
@@ -85,7 +127,7 @@ class _Finder:
         if type(node).__name__ in ("Try", "TryStar"):
             block = cast(ast.Try, node)  # 3.11's try/except* (TryStar) has the same fields
             guards = any(catches_lookup_errors(h) for h in block.handlers)
-            inner = frozenset(BY_NAME) if guards else handled
+            inner = frozenset(self.names) if guards else handled
             for statement in block.body:
                 self.visit(statement, mask, inner)
             for part in [*block.handlers, *block.orelse, *block.finalbody]:
@@ -94,7 +136,7 @@ class _Finder:
         if isinstance(node, ast.Call) and _is_device_call(node):
             assert isinstance(node.func, ast.Attribute)
             self.note("device()", node, node.func.value, mask, handled)
-        elif isinstance(node, ast.Attribute) and node.attr in BY_NAME:
+        elif isinstance(node, ast.Attribute) and node.attr in self.names:
             self.note(node.attr, node, node.value, mask, handled)
         for child in ast.iter_child_nodes(node):
             self.visit(child, mask, handled)
@@ -115,7 +157,7 @@ class _Finder:
     def note(
         self, name: str, node: ast.expr, owner: ast.expr, mask: int, handled: frozenset[str]
     ) -> None:
-        if name not in handled and mask:
+        if name not in handled and mask and _root_name(owner) not in self.modules:
             text = ast.unparse(owner)
             shown = text if len(text) <= 40 and "\n" not in text else "x"
             self.found.append((name, shown, node.lineno, node.col_offset + 1, mask))
@@ -137,7 +179,9 @@ def array_findings(
     """(line, col, code, message, rows) for each array attribute some row of `scope` lacks."""
     if not _mentioned(source):
         return  # most files: no walk at all
-    finder = _Finder(gates)
+    packages, bound = _imports(tree)
+    names = _names_read(packages)
+    finder = _Finder(gates, names, bound)
     for statement in tree.body:
         finder.visit(statement, scope, frozenset())
     for name, owner, line, col, mask in finder.found:
@@ -153,9 +197,9 @@ def array_findings(
         if warns:
             parts.append(f"emits a DeprecationWarning on {describe(warns)}")
         floor = first_good_row(fails | warns, mask) if (fails | warns) & mask & -mask else None
-        fix = BY_NAME[name].format(x=owner)
+        fix = names[name].format(x=owner)
         fix = fix or (f"raise the floor to jax>={floor}" if floor else "move off it")
-        if floor and BY_NAME[name]:
+        if floor and names[name]:
             fix += f", or raise the floor to jax>={floor}"
         message = (
             f"`{shown}` (by name: a guess that `{owner}` is a JAX array) {', '.join(parts)}; {fix}"
