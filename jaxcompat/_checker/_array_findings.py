@@ -81,7 +81,8 @@ def _hasattr_names(test: ast.expr) -> set[str]:
 def _imports(tree: ast.Module) -> tuple[set[str], set[str]]:
     """The top-level packages a file imports, anywhere in it, and the names its imports
     bind (``jax`` of ``import jax.numpy``, ``np`` of ``import numpy as np``)."""
-    packages, bound = set(), set()
+    packages: set[str] = set()
+    bound: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             packages.update(alias.name.split(".")[0] for alias in node.names)
