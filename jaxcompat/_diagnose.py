@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from jaxcompat._backends import backend_floors
+from jaxcompat._releases import parse_release
 
 __all__ = [
     "BACKEND_ENV_VAR",
@@ -63,8 +64,6 @@ def matrix_rows() -> tuple[list[dict[str, Any]] | None, str]:
 def newer_than_every_row(installed: tuple[int, ...], rows: list[dict[str, Any]]) -> bool:
     """True when JAX ``installed`` is newer than every tested release: untested, but served by
     the newest backend, so a passing self-check makes it a warning rather than a problem."""
-    from jaxcompat._version import parse_release  # JAX imported: reading it is safe here
-
     return installed > max(parse_release(str(row["jax"])) for row in rows)
 
 
@@ -170,8 +169,6 @@ def tested_finding(
     installed: tuple[int, ...], shown: str, rows: list[dict[str, Any]]
 ) -> Finding | None:
     """None if JAX ``installed`` is a row of ``rows`` (matrix.yml); else why not, and the fix."""
-    from jaxcompat._version import parse_release  # JAX imported: reading it is safe here
-
     by_release = {parse_release(str(row["jax"])): row for row in rows}
     if installed in by_release:
         return None

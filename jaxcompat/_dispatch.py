@@ -19,7 +19,8 @@ from types import ModuleType
 
 from . import _backends
 from ._backends import backend_floors
-from ._version import JAX_VERSION, JAX_VERSION_STRING, parse_release
+from ._releases import parse_release
+from ._version import JAX_VERSION, JAX_VERSION_STRING
 
 __all__ = [
     "BACKEND",

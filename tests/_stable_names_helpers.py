@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 import jaxcompat
+from jaxcompat._releases import parse_release
 from jaxcompat._stable_names import by_path
-from jaxcompat._version import parse_release
 
 TABLE = by_path()
 

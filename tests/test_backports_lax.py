@@ -21,7 +21,7 @@ from hypothesis.extra import numpy as hnp
 import jaxcompat
 import jaxcompat.lax as lax
 from jaxcompat import _surface
-from jaxcompat._version import parse_release
+from jaxcompat._releases import parse_release
 from tests._backport_helpers import SHAPES, assert_same, device_array, few
 
 NEWEST = _surface.rows()[-1]

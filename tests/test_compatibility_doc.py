@@ -8,8 +8,8 @@ import yaml
 
 from jaxcompat import __main__ as report
 from jaxcompat._dispatch import backend_floors, select_backend
+from jaxcompat._releases import parse_release
 from jaxcompat._stable_names.keywords import KEYWORD_RULES
-from jaxcompat._version import parse_release
 
 from ._helpers import ROOT
 

@@ -39,7 +39,7 @@ def test_each_newest_option_is_jax_own_or_a_clear_error(option, first):
 
     import jaxcompat
     from jaxcompat import JAX_VERSION_STRING
-    from jaxcompat._version import parse_release
+    from jaxcompat._releases import parse_release
 
     if option in jax.config.values:
         # Some newest options are flags that JAX's config sets but cannot read as an

@@ -14,7 +14,7 @@ else:  # Python 3.10
 
 import jaxcompat
 from jaxcompat._dispatch import backend_floors
-from jaxcompat._version import parse_release
+from jaxcompat._releases import parse_release
 
 from ._helpers import PACKAGE, ROOT
 

@@ -13,7 +13,7 @@ from jaxcompat import _surface
 from jaxcompat._checker import main as check
 from jaxcompat._dispatch import backend_floors
 from jaxcompat._matrix.cli import main as matrix
-from jaxcompat._version import parse_release
+from jaxcompat._releases import parse_release
 
 from ._helpers import ROOT
 

@@ -28,9 +28,9 @@ from jaxcompat import _contract, _namespace, _surface
 from jaxcompat._backports import config as config_backport
 from jaxcompat._dispatch import installed_release_in
 from jaxcompat._keywords.adapter import keywords_to_adapt, newest_data
+from jaxcompat._releases import parse_release
 from jaxcompat._stable_names import STABLE_NAMES, by_path
 from jaxcompat._stable_names.keywords import KEYWORD_RULES
-from jaxcompat._version import parse_release
 from jaxcompat.testing import matches
 
 TABLE = by_path()

@@ -17,7 +17,7 @@ from jaxcompat import __main__ as report
 from jaxcompat import _diagnose
 from jaxcompat._diagnose import Finding
 from jaxcompat._dispatch import backend_floors
-from jaxcompat._version import parse_release
+from jaxcompat._releases import parse_release
 
 from ._helpers import ROOT, stub_jax
 

@@ -6,7 +6,7 @@ import pytest
 from packaging.version import Version
 
 import jaxcompat
-from jaxcompat._version import parse_release
+from jaxcompat._releases import parse_release
 
 
 @pytest.mark.parametrize(

@@ -207,6 +207,7 @@ def keyword_probe() -> dict[str, Any]:
     import importlib
 
     from jaxcompat import _surface
+    from jaxcompat._releases import parse_release
     from jaxcompat._stable_names.keyword_kinds import (
         NO_DEFAULT,
         NOT_ADAPTED_YET,
@@ -214,7 +215,7 @@ def keyword_probe() -> dict[str, Any]:
         UNSUPPORTED,
     )
     from jaxcompat._stable_names.keywords import rule_for
-    from jaxcompat._version import JAX_VERSION, parse_release
+    from jaxcompat._version import JAX_VERSION
 
     newest = _surface.added_parameters()
     callables = accepting = 0

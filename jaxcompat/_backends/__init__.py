@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pkgutil
 
+from .._releases import parse_release
+
 
 def backend_floors() -> dict[str, tuple[int, ...]]:
     """Map every backend module name to its floor release, oldest first.
@@ -22,5 +24,5 @@ def backend_floors() -> dict[str, tuple[int, ...]]:
     for module in pkgutil.iter_modules(__path__):
         name = module.name
         if name.startswith("jax_"):
-            floors[name] = tuple(int(part) for part in name[len("jax_") :].split("_"))
+            floors[name] = parse_release(name[len("jax_") :].replace("_", "."))
     return dict(sorted(floors.items(), key=lambda item: item[1]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from .._releases import parse_release
 from .._stable_names import STABLE_NAMES, StableName
 from .._stable_names.keyword_kinds import NOT_ADAPTED_YET, KeywordRule
 from .._stable_names.keywords import rule_for
@@ -23,7 +24,7 @@ from .._surface import (
     signature_runs,
     status,
 )
-from ._ranges import every_row_mask, release_tuple, release_tuples
+from ._ranges import every_row_mask, release_tuples
 
 __all__ = [
     "JAXCOMPAT_MODULES",
@@ -310,7 +311,7 @@ def stable_first_mask(stable: str) -> int:
 @functools.cache
 def rows_before(release: str) -> int:
     """The rows older than ``release``."""
-    floor = release_tuple(release)
+    floor = parse_release(release)
     mask = 0
     for index, found in enumerate(release_tuples()):
         if found < floor:
@@ -370,6 +371,6 @@ def adapted_keyword(path: str, keyword: str) -> tuple[str, KeywordRule] | None:
     # The first release that takes it as the newest does: where the release names it but
     # reads it otherwise, the rule's fixed_in.
     first = added[1][keyword]
-    if rule.fixed_in is not None and release_tuple(rule.fixed_in) > release_tuple(first):
+    if rule.fixed_in is not None and parse_release(rule.fixed_in) > parse_release(first):
         first = rule.fixed_in
     return first, rule

@@ -27,6 +27,7 @@ from packaging.utils import canonicalize_name
 
 from .._matrix import rows as matrix_rows
 from .._matrix.pip_indexes import uv_index_environment, working_uv
+from .._releases import parse_release
 
 __all__ = ["DependencyFloor", "ResolverError", "dependency_floor"]
 
@@ -152,7 +153,7 @@ def dependency_floor(
     candidates = [
         (row, python)
         for row in matrix_rows()
-        if tuple(map(int, row.jax.split("."))) >= tuple(map(int, floor.split(".")))
+        if parse_release(row.jax) >= parse_release(floor)
         and (pythons := row.pythons_for(requires_python))
         for python in pythons[:1]
     ]

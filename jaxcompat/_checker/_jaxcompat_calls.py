@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .._releases import parse_release
 from .._stable_names.backport_keywords import backport_keyword
 from .._stable_names.keyword_kinds import (
     NO_DEFAULT,
@@ -28,7 +29,7 @@ from .._stable_names.keyword_kinds import (
 from .._stable_names.keywords import rule_for
 from .._surface import added_parameters, modules, rows
 from ._api import Signature, first_good_row, rows_before, signature_masks, stable_names
-from ._ranges import describe, release_tuple
+from ._ranges import describe
 from ._uses import CallInfo
 
 __all__ = ["Refusal", "refused_arguments"]
@@ -65,7 +66,7 @@ def _refusal(jax_path: str, parameter: str, jax_own: bool) -> Refusal | None:
     if jax_path.rpartition(".")[0] not in modules(mirrored=True):
         return None
     first = added[1][parameter]
-    if rule.fixed_in is not None and release_tuple(rule.fixed_in) > release_tuple(first):
+    if rule.fixed_in is not None and parse_release(rule.fixed_in) > parse_release(first):
         first = rule.fixed_in
     if not rows_before(first) & _rows_with_signature(jax_path):
         return None  # the callable came with it: JC040 says where the name is missing

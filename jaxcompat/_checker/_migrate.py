@@ -23,6 +23,7 @@ import tokenize
 from bisect import bisect_right
 from collections.abc import Collection
 
+from .._releases import parse_release
 from ._api import JAXCOMPAT_MODULES
 from ._edits import Edit, applied, edited_tree
 from ._files import LINE_END, char_column, source_lines
@@ -293,7 +294,7 @@ def _constant_edit(node: ast.Constant, lines: list[str]) -> Edit:
     """A release string literal as the int tuple it names."""
     assert node.end_lineno is not None
     assert node.end_col_offset is not None
-    release = tuple(int(part) for part in str(node.value).split("."))
+    release = parse_release(str(node.value))
     return Edit(
         node.lineno,
         _column(lines, node.lineno, node.col_offset),

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from .._releases import parse_release
 from .._surface import rows
 
 # A gate that a `# jaxcompat: ignore` comment (SUPPRESSION) suppresses has no finding, so a
@@ -28,7 +29,7 @@ from .._surface import rows
 from ._checked import SUPPRESSION, check_source
 from ._dependency_floor import ResolverError, dependency_floor, other_requirements
 from ._files import source_lines
-from ._pyproject_edit import PyprojectEdit, project_table, release, update
+from ._pyproject_edit import PyprojectEdit, project_table, update
 from ._ranges import every_row_mask
 from ._resolve import resolve_file
 from ._rules import Finding
@@ -163,7 +164,7 @@ def _floor_setter(
 
 
 def _later(first: str, second: str) -> str:
-    return first if release(first) >= release(second) else second
+    return first if parse_release(first) >= parse_release(second) else second
 
 
 @dataclass(frozen=True)

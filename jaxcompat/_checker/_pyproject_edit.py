@@ -20,6 +20,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from .._matrix import rows as matrix_rows
+from .._releases import parse_release
 from .._surface import rows
 from ._ranges import leading_name
 
@@ -33,7 +34,6 @@ __all__ = [
     "PyprojectError",
     "project_table",
     "raise_floor",
-    "release",
     "update",
     "validate",
 ]
@@ -49,10 +49,6 @@ class PyprojectEdit:
     text: str
     changes: list[str]
     notes: list[str]
-
-
-def release(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.split("."))
 
 
 @dataclass(frozen=True)
@@ -190,7 +186,7 @@ def _lowest_for_marker(requirement: Requirement, floor: str) -> str | None:
     no row has one."""
     if requirement.marker is None:
         return floor
-    at_or_above = [row for row in matrix_rows() if release(row.jax) >= release(floor)]
+    at_or_above = [row for row in matrix_rows() if parse_release(row.jax) >= parse_release(floor)]
     for row in at_or_above:
         for python in row.pythons:
             environment = {"python_version": python, "python_full_version": f"{python}.0"}
@@ -267,7 +263,7 @@ def update(pyproject: Path, floor: str, *, installed: bool = True) -> PyprojectE
             )
             continue
         lowest = jaxlib_of.get(lowest_jax, lowest_jax) if name == "jaxlib" else lowest_jax
-        if release(match.group(2)) <= release(lowest):
+        if parse_release(match.group(2)) <= parse_release(lowest):
             continue
         value = entry.value[: match.start()] + f">={lowest}" + entry.value[match.end() :]
         text = text[: entry.start + 1] + value + text[entry.end - 1 :]
@@ -314,7 +310,7 @@ def raise_floor(pyproject: Path, floor: str) -> list[str]:
         wanted = jaxlib_of.get(floor, floor) if name == "jaxlib" else floor
         match = _FLOOR.search(entry.value)
         if match is not None:
-            if release(match.group(2)) >= release(wanted):
+            if parse_release(match.group(2)) >= parse_release(wanted):
                 continue
             value = entry.value[: match.start()] + f">={wanted}" + entry.value[match.end() :]
         else:  # no floor: one goes in front of the other specifiers

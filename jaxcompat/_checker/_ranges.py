@@ -16,6 +16,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from .._releases import parse_release
 from .._surface import rows
 
 if sys.version_info >= (3, 11):
@@ -29,7 +30,6 @@ __all__ = [
     "every_row_mask",
     "leading_name",
     "range_for_file",
-    "release_tuple",
     "release_tuples",
     "row_list",
     "shown_path",
@@ -41,15 +41,10 @@ class RangeError(ValueError):
     """A specifier or a pyproject.toml that does not give a usable range of JAX releases."""
 
 
-def release_tuple(release: str) -> tuple[int, ...]:
-    """A release as an int tuple: ``0.9.0.1`` is ``(0, 9, 0, 1)``, like ``__version_info__``."""
-    return tuple(int(part) for part in release.split("."))
-
-
 @functools.cache
 def release_tuples() -> tuple[tuple[int, ...], ...]:
-    """Every row as an int tuple (:func:`release_tuple`)."""
-    return tuple(release_tuple(row) for row in rows())
+    """Every row as an int tuple (``_releases.parse_release``)."""
+    return tuple(parse_release(row) for row in rows())
 
 
 def every_row_mask() -> int:
@@ -206,11 +201,3 @@ def range_for_file(
     if directory not in known:
         known[directory] = _range_for_directory(directory, fix_option)
     return known[directory]
-
-
-def parse_release(text: str) -> tuple[int, ...] | None:
-    """``"0.4.31"`` as ``(0, 4, 31)``; None when it is no release."""
-    try:
-        return Version(text).release
-    except InvalidVersion:
-        return None

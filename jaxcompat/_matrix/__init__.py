@@ -15,6 +15,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .._backends import backend_floors
+from .._releases import parse_release
 
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
@@ -38,7 +39,7 @@ class MatrixRow:
 
     @property
     def release(self) -> tuple[int, ...]:
-        return tuple(int(part) for part in self.jax.split("."))
+        return parse_release(self.jax)
 
     @property
     def requirements(self) -> list[str]:
@@ -122,7 +123,7 @@ def from_matrix_yml(releases: list[dict[str, Any]]) -> dict[str, Any]:
                 "python": str(row["primary"]),
                 "pythons": [str(python) for python in row["python"]],
                 "pins": [str(pin) for pin in row.get("pins", ())],
-                "backend": backend_of(tuple(int(p) for p in str(row["jax"]).split("."))),
+                "backend": backend_of(parse_release(str(row["jax"]))),
                 "tags": [str(tag) for tag in row.get("tags", ())],
             }
             for row in releases

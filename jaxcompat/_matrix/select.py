@@ -36,6 +36,7 @@ from .._checker._files import (
 from .._checker._ranges import RangeError, range_for_file
 from .._checker._resolve import resolve_file
 from .._checker._rules import Finding, findings
+from .._releases import parse_release
 from . import MatrixRow, backend_ranges, rows
 
 if sys.version_info >= (3, 11):
@@ -173,13 +174,10 @@ def _on_pythons(row: MatrixRow, requires_python: SpecifierSet | None) -> MatrixR
     pythons = row.pythons_for(requires_python)
     if not pythons:
         return None
-    key = _python_key
-    primary = next((p for p in pythons if key(p) >= key(row.python)), pythons[-1])
+    primary = next(
+        (p for p in pythons if parse_release(p) >= parse_release(row.python)), pythons[-1]
+    )
     return dataclasses.replace(row, python=primary, pythons=pythons)
-
-
-def _python_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split("."))
 
 
 def _name(index: int) -> str:

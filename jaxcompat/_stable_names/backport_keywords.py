@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._releases import parse_release
+
 __all__ = ["BACKPORT_KEYWORDS", "BackportKeyword", "backport_keyword", "jit_options_before"]
 
 
@@ -67,10 +69,9 @@ def backport_keyword(path: str, parameter: str) -> BackportKeyword | None:
 
 def jit_options_before(floor: str) -> dict[str, tuple[str, str]]:
     """The jit options a backend whose floor is ``floor`` lacks: name -> (first release, fix)."""
-    floor_parts = tuple(int(part) for part in floor.split("."))
+    floor_parts = parse_release(floor)
     return {
         fact.parameter: (fact.first, fact.fix)
         for fact in BACKPORT_KEYWORDS
-        if fact.path == "jax.jit"
-        and tuple(int(part) for part in fact.first.split(".")) > floor_parts
+        if fact.path == "jax.jit" and parse_release(fact.first) > floor_parts
     }
