@@ -16,7 +16,7 @@ import pytest
 
 from jaxcompat import _surface
 from jaxcompat._checker import main
-from jaxcompat._checker._output import EXPLANATIONS
+from jaxcompat._checker._codes import CODES
 
 from ._check_data import fixture_data  # noqa: F401  (a fixture)
 from ._helpers import PACKAGE, ROOT, run_python
@@ -336,7 +336,7 @@ def test_explain(capsys):
     assert code == 0
     assert out.startswith("JC030 (replaceable-gate)\n\nA version gate")
     assert run(capsys, "--explain", "JC999")[0] == 2
-    assert sorted(EXPLANATIONS) == [
+    assert sorted(CODES) == [
         "JC001",
         "JC002",
         "JC003",

@@ -10,7 +10,7 @@ import re
 import pytest
 import yaml
 
-from jaxcompat._checker._output import EXPLANATIONS
+from jaxcompat._checker._codes import CODES
 from jaxcompat._stable_names import STABLE_NAMES
 from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
@@ -103,8 +103,9 @@ def test_a_keyword_entry_names_the_keywords_older_releases_had(generated):
 
 def test_every_check_code_has_its_section(generated):
     page = generated["check-codes.md"]
-    for code, (name, text) in EXPLANATIONS.items():
-        shown = re.search(rf"\n## {code}: {name}\n\n(.*?)\n(?=\n## |\Z)", page, re.S)
+    for code, unit in CODES.items():
+        text = unit.explanation
+        shown = re.search(rf"\n## {code}: {unit.name}\n\n(.*?)\n(?=\n## |\Z)", page, re.S)
         assert shown is not None, code
         # Outside code spans, Markdown's special characters are escaped, so the text shows as
         # `--explain` prints it.

@@ -32,7 +32,7 @@ from packaging.version import Version
 
 import jaxcompat
 from jaxcompat import _surface
-from jaxcompat._checker._output import EXPLANATIONS
+from jaxcompat._checker._codes import CODES
 from jaxcompat._namespace import MIRRORED
 from jaxcompat._stable_names import STABLE_NAMES, StableName
 from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS, CLASS_PATHS
@@ -491,8 +491,8 @@ def check_codes_page() -> str:
         "`check` and `migrate`: [Porting a library](porting.md).",
         "",
     ]
-    for code, (name, text) in EXPLANATIONS.items():
-        lines += [f"## {code}: {name}", "", plain_text(text), ""]
+    for code, unit in CODES.items():
+        lines += [f"## {code}: {unit.name}", "", plain_text(unit.explanation), ""]
     return "\n".join(lines)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import cast
 
 from ._api import first_good_row
+from ._codes import ARRAY_ATTRIBUTE_BY_NAME
 from ._gates import catches_lookup_errors, hasattr_test
 from ._module_data import array_attribute
 from ._ranges import describe, every_row_mask
@@ -205,4 +206,4 @@ def array_findings(
         message = (
             f"`{shown}` (by name: a guess that `{owner}` is a JAX array) {', '.join(parts)}; {fix}"
         )
-        yield line, col, "JC060", message, fails | warns
+        yield line, col, ARRAY_ATTRIBUTE_BY_NAME.code, message, fails | warns

@@ -19,6 +19,7 @@ from .._early_commands import COMMANDS
 from .._pipes import quiet_on_closed_pipe
 from .._program import program_name
 from ._checked import check_source, codes
+from ._codes import CODES
 from ._files import (
     NO_PYTHON_FILES,
     existing_paths,
@@ -28,7 +29,7 @@ from ._files import (
     read_source,
     with_deep_recursion,
 )
-from ._output import EXPLANATIONS, FileFinding, ParseError, render
+from ._output import FileFinding, ParseError, render
 from ._ranges import RangeError, range_for_file, spec_mask
 
 __all__ = ["console", "main"]
@@ -63,15 +64,14 @@ def main(argv: list[str]) -> int:
         return 0 if exit.code == 0 else 2
     if args.explain:
         code = args.explain.upper()
-        if code not in EXPLANATIONS:
+        if code not in CODES:
             print(f"jaxcompat check: unknown code {args.explain!r}", file=sys.stderr)
             return 2
-        name, text = EXPLANATIONS[code]
-        print(f"{code} ({name})\n\n{text}")
+        print(f"{code} ({CODES[code].name})\n\n{CODES[code].explanation}")
         return 0
     select, ignore = codes(args.select), codes(args.ignore)
     for code in (*select, *ignore):
-        if not any(known.startswith(code) for known in EXPLANATIONS):
+        if not any(known.startswith(code) for known in CODES):
             print(f"jaxcompat check: unknown code {code!r}", file=sys.stderr)
             return 2
     try:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from .._surface import config_option, rows
 from ._api import first_good_row
+from ._codes import CONFIG_OPTION_MISSING
 from ._ranges import describe, row_list
 from ._uses import Use
 
@@ -109,4 +110,4 @@ def config_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
         f"{shown}: JAX has no config option `{option}` on {describe(absent)} (AttributeError: "
         f"Unrecognized config option); {fix}"
     )
-    yield use.line, use.col, "JC050", message, absent
+    yield use.line, use.col, CONFIG_OPTION_MISSING.code, message, absent

@@ -27,6 +27,7 @@ from .._surface import rows
 # A gate that a `# jaxcompat: ignore` comment (SUPPRESSION) suppresses has no finding, so a
 # file with one is read for its gates.
 from ._checked import SUPPRESSION, check_source
+from ._codes import CODES
 from ._dependency_floor import ResolverError, dependency_floor, other_requirements
 from ._files import source_lines
 from ._pyproject_edit import PyprojectEdit, project_table, update
@@ -35,7 +36,6 @@ from ._resolve import resolve_file
 from ._rules import Finding
 
 __all__ = [
-    "FAILING_CODES",
     "GATE_CODES",
     "DependencyBound",
     "PortEnd",
@@ -49,10 +49,6 @@ __all__ = [
     "say_pyproject",
 ]
 
-#: The findings on which the code does not run: AttributeError/ImportError, TypeError, or a
-#: position that means another parameter.
-FAILING_CODES = frozenset({"JC001", "JC003", "JC010", "JC020", "JC021", "JC040"})
-
 
 def lowest_release(findings: list[Finding]) -> str:
     """The first row after every row a failing finding concerns (the oldest row if none).
@@ -64,7 +60,7 @@ def lowest_release(findings: list[Finding]) -> str:
     newest = 1 << (len(names) - 1)
     failing = 0
     for finding in findings:
-        if finding.code in FAILING_CODES and not finding.releases & newest:
+        if CODES[finding.code].holds_floor and not finding.releases & newest:
             failing |= finding.releases
     if not failing:
         return names[0]
@@ -153,7 +149,7 @@ def _floor_setter(
     newest = 1 << (len(names) - 1)
     for file, found in zip(ported, on_every_row, strict=True):
         for finding in found:
-            fails = finding.code in FAILING_CODES and not finding.releases & newest
+            fails = CODES[finding.code].holds_floor and not finding.releases & newest
             if fails and finding.releases & below:
                 what = finding.message.split("; ")[0]
                 return [

@@ -23,6 +23,7 @@ from ._api import (
     split_path,
     stable_names,
 )
+from ._codes import DEPRECATED_NAME, MISSING_NAME
 from ._module_data import module_mask, module_name, module_unknown
 from ._ranges import describe, row_list
 from ._uses import Use
@@ -183,7 +184,13 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
             or _floor_or_move(absent | warns, scope)
         )
         message = f"`{named}` {', '.join(parts)}; {fix}"
-        yield use.line, use.col, "JC001" if absent else "JC002", message, absent | warns
+        yield (
+            use.line,
+            use.col,
+            MISSING_NAME.code if absent else DEPRECATED_NAME.code,
+            message,
+            absent | warns,
+        )
         return
     if found is not None:
         module, absent, warns = found
@@ -193,7 +200,13 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
             parts.append(f"importing it emits a DeprecationWarning on {describe(warns)}")
         fix = MODULE_REPLACEMENTS.get(module) or _floor_or_move(absent | warns, scope)
         message = f"module `{module}` {', '.join(parts)}; {fix}"
-        yield use.line, use.col, "JC001" if absent else "JC002", message, absent | warns
+        yield (
+            use.line,
+            use.col,
+            MISSING_NAME.code if absent else DEPRECATED_NAME.code,
+            message,
+            absent | warns,
+        )
 
 
 def _floor_or_move(bad: int, scope: int) -> str:

@@ -1,26 +1,7 @@
 """Findings: what each use of a JAX or jaxcompat name does on the rows it runs on.
 
-Codes are stable, like ruff's (``--explain JCxxx`` prints what each means):
-
-- JC001 the name (or module) does not exist on some rows;
-- JC002 reading the name emits a DeprecationWarning or FutureWarning on some rows;
-- JC003 the name is listed but raises (a deprecation turned into an error) on some rows;
-- JC010 a keyword argument is not accepted on some rows;
-- JC011 a keyword argument is deprecated (passing it warns) on some rows;
-- JC020 a positional call fails, or means another parameter, on some rows;
-- JC021 a call leaves out an argument that some rows require;
-- JC030 a version gate that a jaxcompat name replaces (every branch is a location of it, or
-  jaxcompat gives a branch's names on every release of the range);
-- JC031 a string comparison of ``jax.__version__`` that orders some releases wrongly;
-- JC032 ``jax.__version__`` read through ``import jaxcompat as jax`` (jaxcompat's version);
-- JC033 a gate with a branch that never runs on the declared range (dead);
-- JC034 a gate still needed on the declared range, and the floor that would make it dead;
-- JC040 a jaxcompat name that raises AttributeError on some rows of the range;
-- JC041 an argument of a call through a jaxcompat name that jaxcompat refuses on some rows
-  (``_jaxcompat_calls``);
-- JC050 a ``jax.config`` option that some rows lack (``_config_findings``);
-- JC060 an array method or attribute, by name, that some rows lack (``_array_findings``).
-
+Each finding carries one of ``_codes``'s codes (``--explain JCxxx`` prints what it means).
+JC041 is ``_jaxcompat_calls``'s, JC050 ``_config_findings``'s, JC060 ``_array_findings``'s;
 JC001 for modules (``from jax.lib import xla_bridge``) is ``_module_findings``'s.
 """
 
@@ -53,6 +34,22 @@ from ._api import (
     stable_names,
 )
 from ._array_findings import array_findings
+from ._codes import (
+    DEAD_GATE,
+    DEPRECATED_NAME,
+    GATE_STILL_NEEDED,
+    JAXCOMPAT_KEYWORD_UNAVAILABLE,
+    JAXCOMPAT_NAME_UNAVAILABLE,
+    JAXCOMPAT_VERSION,
+    KEYWORD_DEPRECATED,
+    KEYWORD_NOT_ACCEPTED,
+    MISSING_ARGUMENT,
+    MISSING_NAME,
+    POSITIONAL_CALL,
+    REMOVED_NAME,
+    REPLACEABLE_GATE,
+    STRING_VERSION_COMPARISON,
+)
 from ._config_findings import config_findings
 from ._gates import VERSION_PATHS, available_rows
 from ._jaxcompat_calls import refused_arguments
@@ -162,9 +159,9 @@ def _name_problems(
     code = None
     # One finding per use: the code is the worst of what happens, the message says it all.
     for this_code, bad, verb in (
-        ("JC002", name.warns & scope, "emits a DeprecationWarning"),
-        ("JC003", raises, "raises AttributeError (deprecated, then removed)"),
-        ("JC001", absent, "cannot be imported" if is_module else "does not exist"),
+        (DEPRECATED_NAME.code, name.warns & scope, "emits a DeprecationWarning"),
+        (REMOVED_NAME.code, raises, "raises AttributeError (deprecated, then removed)"),
+        (MISSING_NAME.code, absent, "cannot be imported" if is_module else "does not exist"),
     ):
         if bad:
             parts.append(f"{verb} on {describe(bad)}")
@@ -234,7 +231,7 @@ def _call_findings(
                 fix = "pass it by position, which every release reads the same"
             else:
                 fix = _fix(fix_path, bad, scope, sig_path)
-            yield Finding(line, col, "JC010", f"{message}; {fix}", bad)
+            yield Finding(line, col, KEYWORD_NOT_ACCEPTED.code, f"{message}; {fix}", bad)
         elif keyword in deprecated:
             bad = deprecated[keyword]
             message = f"passing `{keyword}` to {shown} emits a DeprecationWarning on"
@@ -244,7 +241,9 @@ def _call_findings(
                 hint = _fix(fix_path, bad, scope, sig_path)
             else:
                 hint = f"the newest signature is {_pretty(newest)}" if newest else "drop it"
-            yield Finding(line, col, "JC011", f"{message} {describe(bad)}; {hint}", bad)
+            yield Finding(
+                line, col, KEYWORD_DEPRECATED.code, f"{message} {describe(bad)}; {hint}", bad
+            )
     moved = (
         []
         if sig_path in LEGACY_POSITIONS_READ_BY_JAX
@@ -264,7 +263,7 @@ def _call_findings(
         stable, _ = _covering_stable(fix_path, scope)
         if stable is not None and not fix_path.startswith("jaxcompat."):
             fix += f" (or use `jaxcompat.{stable}`)"
-        yield Finding(use.line, use.col, "JC020", f"{text}; {fix}", bad)
+        yield Finding(use.line, use.col, POSITIONAL_CALL.code, f"{text}; {fix}", bad)
     # Where a keyword is refused or too many are passed, that finding says why the call fails.
     failing = too_many | functools.reduce(operator.or_, rejected.values(), 0)
     left_out = {name: mask & ~failing for name, mask in missing.items() if mask & ~failing}
@@ -313,7 +312,9 @@ def _left_out_finding(
         fix = f"pass {them}, or use `jaxcompat.{replacement}`, which takes the newest signature"
     else:
         fix = f"pass {them}"
-    return Finding(use.line, use.col, "JC021", f"{shown} called without {what}; {fix}", bad)
+    return Finding(
+        use.line, use.col, MISSING_ARGUMENT.code, f"{shown} called without {what}; {fix}", bad
+    )
 
 
 def sum_masks(meaning: list[dict[str, int]], moved: list[str]) -> int:
@@ -355,7 +356,7 @@ def _class_keyword_finding(
         f"{shown} does not accept the keyword `{keyword}` on {describe(bad)}; raise the floor "
         f"to jax>={floor}{why}"
     )
-    return Finding(line, col, "JC010", message, bad)
+    return Finding(line, col, KEYWORD_NOT_ACCEPTED.code, message, bad)
 
 
 def _adapted_keyword_finding(
@@ -385,7 +386,7 @@ def _adapted_keyword_finding(
                 f"{describe(bad)} (JAX there {rule.reason}); raise the floor to "
                 f"jax>={first}, or pass {rule.default!r} there"
             )
-            yield Finding(line, col, "JC010", message, bad)
+            yield Finding(line, col, KEYWORD_NOT_ACCEPTED.code, message, bad)
         return
     message = f"{shown} does not accept the keyword `{keyword}` on {describe(bad)}"
     if not fails:
@@ -399,7 +400,7 @@ def _adapted_keyword_finding(
             f"raise the floor to jax>={first} (`{public}` takes it on every release, but "
             f"only {default} before {first})"
         )
-    yield Finding(line, col, "JC010", f"{message}; {fix}", bad)
+    yield Finding(line, col, KEYWORD_NOT_ACCEPTED.code, f"{message}; {fix}", bad)
 
 
 def _moved_positions(meaning: list[dict[str, int]], signatures: list[Signature]) -> list[str]:
@@ -439,7 +440,7 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
             "`import jaxcompat as jax`); use `jaxcompat.JAX_VERSION` (an int tuple) or "
             "`jaxcompat.JAX_VERSION_STRING`"
         )
-        yield Finding(use.line, use.col, "JC032", message, scope)
+        yield Finding(use.line, use.col, JAXCOMPAT_VERSION.code, message, scope)
         return
     parts = relative.split(".")
     own = parts[0] in _OWN_FIRST_PARTS and any(
@@ -451,7 +452,7 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
             # release whose JAX has them (_stable_names/backport_keywords.py).
             where = (use.line, use.col)
             for line, col, message, bad in refused_arguments(relative, use.call, where, scope):
-                yield Finding(line, col, "JC041", message, bad)
+                yield Finding(line, col, JAXCOMPAT_KEYWORD_UNAVAILABLE.code, message, bad)
         return
     if relative in JAXCOMPAT_MODULES:
         return
@@ -472,7 +473,7 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
             f"`{use.path}` raises AttributeError on {describe(missing)}: JAX has it from "
             f"{entry.first} ({entry.reason}); raise the floor to jax>={entry.first}"
         )
-        yield Finding(use.line, use.col, "JC040", message, missing)
+        yield Finding(use.line, use.col, JAXCOMPAT_NAME_UNAVAILABLE.code, message, missing)
     if use.call is not None:
         newest = 1 << (len(rows()) - 1)
         # A stable name takes the newest JAX's signature on every row it exists on.
@@ -484,7 +485,7 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
             yield Finding(finding.line, finding.col, finding.code, message, rows_there)
         where = (use.line, use.col)
         for line, col, message, bad in refused_arguments(relative, use.call, where, rows_there):
-            yield Finding(line, col, "JC041", message, bad)
+            yield Finding(line, col, JAXCOMPAT_KEYWORD_UNAVAILABLE.code, message, bad)
         # Except a newest constructor keyword of JAX's own class, which the classes of the
         # releases before its first lack.
         for keyword, line, col in use.call.keywords:
@@ -506,7 +507,7 @@ def _gate_finding(gate: Gate, scope: int) -> Finding | None:
             f"{describe(wrong)}; compare `jax.__version_info__` (or `jaxcompat.JAX_VERSION`) "
             "with a tuple of ints"
         )
-        return Finding(gate.line, gate.col, "JC031", message, wrong)
+        return Finding(gate.line, gate.col, STRING_VERSION_COMPARISON.code, message, wrong)
     if not gate.mask & scope:
         return None
     effective = gate.mask & scope
@@ -551,7 +552,7 @@ def _replaceable_gate(gate: Gate, scope: int) -> Finding | None:
     first = stable_names()[stable].first
     if first is not None and scope & ~stable_first_mask(stable):
         message += f" (before {first} it raises AttributeError, which `hasattr` reads as False)"
-    return Finding(gate.line, gate.col, "JC030", message, 0)
+    return Finding(gate.line, gate.col, REPLACEABLE_GATE.code, message, 0)
 
 
 def _branch_jaxcompat_gives(gate: Gate, effective: int) -> Finding | None:
@@ -569,7 +570,7 @@ def _branch_jaxcompat_gives(gate: Gate, effective: int) -> Finding | None:
         f"{'it' if len(distinct) == 1 else 'them'} on every release of the range "
         f"({describe(effective)}), so the gate is not needed"
     )
-    return Finding(gate.line, gate.col, "JC030", message, 0)
+    return Finding(gate.line, gate.col, REPLACEABLE_GATE.code, message, 0)
 
 
 def _jaxcompat_branch(gate: Gate, effective: int) -> tuple[int, list[str]] | None:
@@ -650,7 +651,7 @@ def _dead_or_needed_gate(gate: Gate, effective: int) -> Finding:
             f"{what} is still needed: {test} is not something jaxcompat's data can evaluate "
             "on each release (a private or unknown name, or a behaviour); keep it"
         )
-        return Finding(gate.line, gate.col, "JC034", message, 0)
+        return Finding(gate.line, gate.col, GATE_STILL_NEEDED.code, message, 0)
     true_rows = gate.truth & effective
     other = "`except`" if gate.kind == "try" else "`else`"
     if true_rows == effective:
@@ -659,20 +660,20 @@ def _dead_or_needed_gate(gate: Gate, effective: int) -> Finding:
             f"{what} is dead on the declared range: {test} {holds} on {every} "
             f"({describe(effective)}), so {dead}; keep only its first branch"
         )
-        return Finding(gate.line, gate.col, "JC033", message, 0)
+        return Finding(gate.line, gate.col, DEAD_GATE.code, message, 0)
     if not true_rows:
         rest = f"keep only its {other} branch" if gate.has_else else "remove it"
         message = (
             f"{what} is dead on the declared range: {test} {fails} on {every} "
             f"({describe(effective)}), so its first branch never runs; {rest}"
         )
-        return Finding(gate.line, gate.col, "JC033", message, 0)
+        return Finding(gate.line, gate.col, DEAD_GATE.code, message, 0)
     message = (
         f"{what} is still needed: {test} {holds} on {describe(true_rows)} and "
         f"{fails} on {describe(effective & ~true_rows)}; "
         f"a floor of jax>={_dead_from(gate.truth)} makes it dead"
     )
-    return Finding(gate.line, gate.col, "JC034", message, 0)
+    return Finding(gate.line, gate.col, GATE_STILL_NEEDED.code, message, 0)
 
 
 def findings(
