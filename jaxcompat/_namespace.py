@@ -30,6 +30,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ._dispatch import installed_release_in
+from ._mirrored import MIRRORED
 from ._version import JAX_VERSION_STRING
 
 if TYPE_CHECKING:
@@ -60,46 +61,6 @@ def _names_under(prefix: str) -> set[str]:
 # Re-entrant, because building one name can look up another.
 _LOCK = threading.RLock()
 _MISSING = object()
-
-# The mirrored modules: jaxcompat path -> (JAX module, mirrored submodules).
-MIRRORED: dict[str, tuple[str, tuple[str, ...]]] = {
-    "jaxcompat": (
-        "jax",
-        (
-            "custom_derivatives",
-            "dtypes",
-            "errors",
-            "experimental",
-            "extend",
-            "lax",
-            "nn",
-            "numpy",
-            "random",
-            "sharding",
-            "tree",
-            "tree_util",
-            "typing",
-        ),
-    ),
-    "jaxcompat.custom_derivatives": ("jax.custom_derivatives", ()),
-    "jaxcompat.dtypes": ("jax.dtypes", ()),
-    "jaxcompat.errors": ("jax.errors", ()),
-    "jaxcompat.experimental": ("jax.experimental", ("layout",)),
-    "jaxcompat.experimental.layout": ("jax.experimental.layout", ()),
-    "jaxcompat.extend": ("jax.extend", ("core",)),
-    "jaxcompat.extend.core": ("jax.extend.core", ("primitives",)),
-    "jaxcompat.extend.core.primitives": ("jax.extend.core.primitives", ()),
-    "jaxcompat.lax": ("jax.lax", ()),
-    "jaxcompat.nn": ("jax.nn", ()),
-    "jaxcompat.numpy": ("jax.numpy", ("fft", "linalg")),
-    "jaxcompat.numpy.fft": ("jax.numpy.fft", ()),
-    "jaxcompat.numpy.linalg": ("jax.numpy.linalg", ()),
-    "jaxcompat.random": ("jax.random", ()),
-    "jaxcompat.sharding": ("jax.sharding", ()),
-    "jaxcompat.tree": ("jax.tree", ()),
-    "jaxcompat.tree_util": ("jax.tree_util", ()),
-    "jaxcompat.typing": ("jax.typing", ()),
-}
 
 
 def quiet_getattr(module: ModuleType, name: str) -> Any:

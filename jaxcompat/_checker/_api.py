@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from .._mirrored import MIRRORED
 from .._releases import parse_release
 from .._stable_names import STABLE_NAMES, StableName
 from .._stable_names.keyword_kinds import NOT_ADAPTED_YET, KeywordRule
@@ -328,30 +329,11 @@ def first_good_row(bad: int, scope: int) -> str | None:
     return names[later[0]] if later else None
 
 
-#: jaxcompat's own modules: importing them works on every release.
+#: jaxcompat's own modules: importing them works on every release. The mirrors of JAX's, and
+#: two of its own.
 JAXCOMPAT_MODULES = frozenset(
-    {
-        "numpy",
-        "numpy.fft",
-        "numpy.linalg",
-        "lax",
-        "tree",
-        "tree_util",
-        "random",
-        "sharding",
-        "errors",
-        "typing",
-        "dtypes",
-        "nn",
-        "custom_derivatives",
-        "extend",
-        "extend.core",
-        "extend.core.primitives",
-        "experimental",
-        "experimental.layout",
-        "testing",
-        "nox",
-    }
+    {public.removeprefix("jaxcompat.") for public in MIRRORED if public != "jaxcompat"}
+    | {"testing", "nox"}
 )
 
 

@@ -23,8 +23,8 @@ import tokenize
 from bisect import bisect_right
 from collections.abc import Collection
 
+from .._mirrored import MIRRORED
 from .._releases import parse_release
-from ._api import JAXCOMPAT_MODULES
 from ._edits import Edit, applied, edited_tree
 from ._files import LINE_END, char_column, source_lines
 from ._gates import available_rows
@@ -47,9 +47,7 @@ __all__ = [
 #: The JAX modules jaxcompat mirrors under the same path (``jax.numpy`` as
 #: ``jaxcompat.numpy``); ``testing`` and ``nox`` are jaxcompat's own, with no JAX module
 #: behind them.
-MIRRORED_JAX_MODULES = frozenset(
-    {"jax", *(f"jax.{module}" for module in JAXCOMPAT_MODULES if module not in ("testing", "nox"))}
-)
+MIRRORED_JAX_MODULES = frozenset(jax_module for jax_module, _ in MIRRORED.values())
 
 #: What JAX's release is read as, once the name before it is jaxcompat.
 VERSION_ATTRIBUTES = {"__version_info__": "JAX_VERSION", "__version__": "JAX_VERSION_STRING"}
