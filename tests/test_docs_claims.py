@@ -132,3 +132,79 @@ def test_the_table_says_what_the_call_does(jax_path, parameter, claim):
     else:  # the release's own function as it is: jaxcompat refuses nothing
         assert claim in AS_THE_RELEASE_HAS_IT, claim
         assert not refused, (claim, raised)
+
+
+# --- the names tables ----------------------------------------------------------------------
+
+
+def _name_claims() -> list[tuple[str, str, str | None]]:
+    """(stable name, what the names table says ``jaxcompat.<name>`` is on this row, the
+    adapter of the source it names, if any)."""
+    gen = GENERATOR
+    surface = gen.load_surface()
+    if jaxcompat.JAX_VERSION_STRING not in surface.rows:
+        return []
+    row = surface.rows.index(jaxcompat.JAX_VERSION_STRING)
+    claims = []
+    for entry in gen.STABLE_NAMES:
+        source = gen.chosen_sources(entry, surface)[row]
+        adapter = source.adapter if source is not None else None
+        claims.append((entry.path, gen.resolution(entry, surface)[row], adapter))
+    return claims
+
+
+NAME_CLAIMS = _name_claims()
+SHOWN = re.compile(r"`([^`]+)`")
+
+
+def _object_at(dotted: str):
+    """The object a table names, ``jax.numpy.clip`` or ``jaxcompat._backports.numpy.top_k``:
+    the longest importable module, then attributes."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # JAX's deprecated older name: still the object
+            for attribute in parts[cut:]:
+                found = getattr(found, attribute)
+        return found
+    raise AssertionError(f"nothing imports for {dotted}")
+
+
+@pytest.mark.parametrize(("path", "claim", "adapter"), NAME_CLAIMS)
+def test_the_names_table_says_what_jaxcompat_hands_out(path, claim, adapter):
+    module, _, name = f"jaxcompat.{path}".rpartition(".")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a name JAX deprecates on this row: its claim holds
+        try:
+            handed = getattr(importlib.import_module(module), name)
+        except AttributeError as error:
+            handed = error
+    if claim.startswith("an AttributeError: it needs JAX "):
+        first = claim.removeprefix("an AttributeError: it needs JAX ").split()[0]
+        assert isinstance(handed, AttributeError), claim
+        assert f"JAX {first}" in str(handed), (claim, str(handed))
+        return
+    assert not isinstance(handed, AttributeError), (claim, str(handed))
+    source = _object_at(SHOWN.search(claim).group(1))
+    if claim.endswith(", given the newest signature where it lacks it"):
+        # The stable name's adapter of it: a new object where the release lacks the newest
+        # signature, the object itself where it has it.
+        module_name, _, function = adapter.partition(":")  # in jaxcompat._backports
+        backports = importlib.import_module(f"jaxcompat._backports.{module_name}")
+        expected = getattr(backports, function)(source)
+        assert type(handed) is type(expected), claim
+        assert (handed is source) == (expected is source), claim
+        return
+    # JAX's own, one under an older name, or jaxcompat's backport: that very object, or (the
+    # pages say so) the wrapper that gives it the newest keywords this release lacks.
+    assert claim.startswith(("JAX's own `", "jaxcompat's backport `", "JAX's `")), claim
+    assert handed is source or getattr(handed, "__wrapped__", None) is source, claim
+
+
+def test_the_names_tables_cover_this_row():
+    if jaxcompat.JAX_VERSION_STRING in GENERATOR.load_surface().rows:
+        assert len(NAME_CLAIMS) > 300

@@ -56,7 +56,8 @@ def test_typeof_is_the_older_get_aval_before_jax_0_5_3(generated):
         "|---|---|\n"
         "| 0.5.3-0.12.0.1 | JAX's own `jax.typeof` |\n"
         "| 0.4.36-0.5.2 | JAX's `jax.core.get_aval`, the same job under an older name |\n"
-        "| 0.4.13-0.4.35 | JAX's `jax.core.get_aval`, given the newest signature |\n\n"
+        "| 0.4.13-0.4.35 | JAX's `jax.core.get_aval`, given the newest signature where it "
+        "lacks it |\n\n"
     )
 
 

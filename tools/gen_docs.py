@@ -138,7 +138,7 @@ def describe_source(entry: StableName, where: str, adapter: str | None) -> str:
     if module.startswith("jaxcompat._backports"):
         return f"jaxcompat's backport {shown}"
     if adapter is not None:
-        return f"JAX's {shown}, given the newest signature"
+        return f"JAX's {shown}, given the newest signature where it lacks it"
     if f"{module}.{attribute}" == f"jax.{entry.path}":
         return f"JAX's own {shown}"
     return f"JAX's {shown}, the same job under an older name"
@@ -445,6 +445,9 @@ def reference_pages(surface: Surface) -> dict[str, str]:
             "",
             f"What `{shown}` gives for each name of the newest `{module}` that moved or changed,",
             "and for each keyword of the newest signatures, on each range of JAX releases.",
+            "Where a release's function lacks one of its newest keywords, jaxcompat hands out a",
+            "wrapper of the object the Names table names, which takes the keyword as its",
+            "keyword table says (the wrapper's `__wrapped__` is that object).",
             "",
         ]
         if module in names:
