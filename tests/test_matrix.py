@@ -117,6 +117,7 @@ def test_the_package_knows_its_matrix_without_the_repository(tmp_path):
     [
         ("random_bits_newest.json", "tools/random_bits_newest.py"),
         ("key_data_newest.json", "tools/key_data_newest.py"),
+        ("differential_newest.json", "tools/differential_newest.py"),
     ],
 )
 def test_the_newest_jaxs_samples_are_recorded_from_the_newest_row(recorded, tool):
@@ -126,5 +127,5 @@ def test_the_newest_jaxs_samples_are_recorded_from_the_newest_row(recorded, tool
     newest = str(MATRIX[-1]["jax"])
     assert data["jax"] == newest, (
         f"tests/{recorded} records JAX {data['jax']}, the newest row is {newest}: run "
-        f"`python {tool}` on it"
+        f"`nox -s newest_results` ({tool})"
     )
