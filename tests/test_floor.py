@@ -132,6 +132,18 @@ def test_the_first_row_where_the_tests_pass_is_the_floor_and_write_raises_it(tmp
     assert capsys.readouterr().out.splitlines()[-1] == f"the declared floor jax>={needed.jax} holds"
 
 
+def test_from_above_the_declared_floor_says_nothing_of_the_rows_below(tmp_path, capsys):
+    # Only the rows from --from up are tried: where the first of them passes, the declared
+    # floor below it is neither proved nor disproved, and nothing is written.
+    library = _library(tmp_path / "lib", [])
+    start, reference = HERE[2], HERE[4]
+    argv = [str(library), "--from", start.jax, "--reference", reference.jax, "--write"]
+    assert floor.main([*argv, "--command", "python -c pass"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == f"the releases below {start.jax} (--from) were not tried: nothing to raise"
+    assert '"jax>=0.4.13"' in (library / "pyproject.toml").read_text()
+
+
 def test_a_dependency_that_needs_a_newer_jax_fails_the_install_of_the_rows_below(tmp_path, capsys):
     # chexlike 1.0 needs jax>=0.4.27: below, the row's pins and it cannot be installed
     # together, and the row is not the floor however its tests would do.

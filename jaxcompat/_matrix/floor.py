@@ -376,6 +376,11 @@ def main(argv: list[str]) -> int:
     if floor.release <= _row(declared, "the declared floor").release:
         _say(f"the declared floor jax>={declared} holds")
         return 0
+    if floor is start:
+        # --from above the declared floor, and its row passes: the rows below it were not
+        # tried, so nothing is known against the declared floor.
+        _say(f"the releases below {start.jax} (--from) were not tried: nothing to raise")
+        return 0
     if args.write:
         try:
             changes = raise_floor(library.pyproject, floor.jax)
