@@ -64,8 +64,11 @@ def prepare(library: Library, sdist: Path, work: Path) -> None:
     # module for its library list before there is one).
     from jaxcompat._checker._migrate_cli import main as migrate
 
-    print(f"{library.name} {library.version}: jaxcompat migrate {work / 'jaxcompat'}")
-    if migrate([str(work / "jaxcompat")]) != 0:
+    # The library's declared range, given: the copy has no pyproject.toml, and the nearest one
+    # above it is this repository's (which migrate would read, and edit).
+    declared = ["--jax", f">={library.floor}", "--no-pyproject"]
+    print(f"{library.name} {library.version}: jaxcompat migrate {' '.join(declared)} {work}")
+    if migrate([*declared, str(work / "jaxcompat")]) != 0:
         raise SystemExit(f"{library.name}: jaxcompat migrate failed on {work / 'jaxcompat'}")
 
 
