@@ -183,14 +183,7 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
             or MODULE_REPLACEMENTS.get(named.rpartition(".")[0])
             or _floor_or_move(absent | warns, scope)
         )
-        message = f"`{named}` {', '.join(parts)}; {fix}"
-        yield (
-            use.line,
-            use.col,
-            MISSING_NAME.code if absent else DEPRECATED_NAME.code,
-            message,
-            absent | warns,
-        )
+        yield _finding(use, f"`{named}` {', '.join(parts)}; {fix}", absent, warns)
         return
     if found is not None:
         module, absent, warns = found
@@ -199,14 +192,7 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
         if warns:
             parts.append(f"importing it emits a DeprecationWarning on {describe(warns)}")
         fix = MODULE_REPLACEMENTS.get(module) or _floor_or_move(absent | warns, scope)
-        message = f"module `{module}` {', '.join(parts)}; {fix}"
-        yield (
-            use.line,
-            use.col,
-            MISSING_NAME.code if absent else DEPRECATED_NAME.code,
-            message,
-            absent | warns,
-        )
+        yield _finding(use, f"module `{module}` {', '.join(parts)}; {fix}", absent, warns)
 
 
 def _floor_or_move(bad: int, scope: int) -> str:
@@ -219,3 +205,9 @@ def _floor_or_move(bad: int, scope: int) -> str:
     if bad & newest or not bad:
         return "no jaxcompat name replaces it; move off it"
     return f"no jaxcompat name replaces it; move off it or cap the range below {row_list(bad)[0]}"
+
+
+def _finding(use: Use, message: str, absent: int, warns: int) -> tuple[int, int, str, str, int]:
+    """JC001 where some rows lack it, else JC002 (it only warns there)."""
+    code = MISSING_NAME.code if absent else DEPRECATED_NAME.code
+    return use.line, use.col, code, message, absent | warns
