@@ -88,6 +88,9 @@ def jit(fun: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     itself (or nests past the recursion limit) is refused first with a clear error;
     elsewhere it reaches JAX, as under ``jax.jit``.
     ``inspect.signature(jit)`` shows the newest ``jax.jit``'s options on every release.
+    Where a test double has replaced ``jax.jit`` on JAX's module (``mock.patch("jax.jit",
+    ...)``, chex's ``OnCallOfTransformedFunction``), the jit of a plain function is what the
+    double returns, as in code that calls ``jax.jit``.
 
     Methods: ``@jit`` on a method, ``jit(obj.method)``, ``Class.method(obj, ...)``,
     ``super().method(...)``, classmethods and staticmethods (``@jit`` above or below the

@@ -255,6 +255,31 @@ def test_replacing_jax_jit_with_jaxcompat_jit_works(monkeypatch):
     assert jnp.array_equal(Model().apply(3.0), jnp.full(2, 3.0))
 
 
+def test_a_double_patched_onto_jax_jit_is_called_as_under_raw_jax(monkeypatch):
+    # chex's OnCallOfTransformedFunction("jax.jit", ...) patches JAX's module; code ported to
+    # jaxcompat.jit must reach the double as raw JAX code does.
+    calls = []
+
+    def counting_jit(fun, **options):
+        calls.append((fun, options))
+        return jax_jit(fun, **options)
+
+    jax_jit = jax.jit
+    monkeypatch.setattr(jax, "jit", counting_jit)
+    assert float(jaxcompat.jit(jnp.sum)(jnp.ones(3))) == float(jax.jit(jnp.sum)(jnp.ones(3)))
+    jaxcompat.jit(f_module_level, static_argnums=0)
+    assert calls == [(jnp.sum, {}), (jnp.sum, {}), (f_module_level, {"static_argnums": 0})]
+
+
+@pytest.mark.parametrize("placed", ["partial", "wraps"])
+def test_a_wrapper_of_jaxcompat_jit_on_jax_jit_does_not_call_itself(monkeypatch, placed):
+    if placed == "partial":
+        monkeypatch.setattr(jax, "jit", functools.partial(jaxcompat.jit, inline=False))
+    else:
+        monkeypatch.setattr(jax, "jit", functools.wraps(jaxcompat.jit)(lambda f: jaxcompat.jit(f)))
+    assert float(jax.jit(lambda x: x + 1)(1.0)) == 2.0
+
+
 def test_state_is_jax_own_jitted_function_state():
     # What JAX's jitted function gives, as code that reads it from jax.jit expects (its
     # function_name); pickling goes by __reduce__ (test_pickles).

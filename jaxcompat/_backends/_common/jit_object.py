@@ -235,9 +235,29 @@ def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: Jit
     return cls(JAX_JIT(fun, **options), fun, options, traits)
 
 
+def patched_jax_jit() -> Callable[..., Any] | None:
+    """What replaced ``jax.jit`` on JAX's module (a test double such as
+    ``mock.patch("jax.jit", counting_jit)``, as chex's ``OnCallOfTransformedFunction`` sets),
+    or None while it is JAX's own. jaxcompat's jit put there, or a wrapper or partial of it (a
+    suite run through ``jaxcompat.jit`` as a drop-in), counts as JAX's own: calling it would
+    call itself."""
+    installed = jax.jit
+    if installed is JAX_JIT:
+        return None
+    inner = getattr(installed, "func", installed)  # functools.partial(jit, ...)
+    if str(getattr(inner, "__module__", "")).startswith("jaxcompat."):
+        return None
+    return installed
+
+
 def jit_function(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Any:
-    """The jit of a plain function: ``jax.jit``'s own object where it already behaves as the
-    newest's (``JitTraits.hand_back_jax_jit``), else :func:`make_plain_jit`'s."""
+    """The jit of a plain function: what ``jax.jit`` gives where a test double replaced it on
+    JAX's module (:func:`patched_jax_jit`), as under raw JAX; ``jax.jit``'s own object where it
+    already behaves as the newest's (``JitTraits.hand_back_jax_jit``); else
+    :func:`make_plain_jit`'s."""
+    patched = patched_jax_jit()
+    if patched is not None:
+        return patched(fun, **options)
     if traits.hand_back_jax_jit:
         return JAX_JIT(fun, **options)
     return make_plain_jit(fun, options, traits)
