@@ -353,7 +353,10 @@ def test_explain(capsys):
         "JC041",
         "JC050",
         "JC060",
+        "JC061",
     ]
+    code, out, _ = run(capsys, "--explain", "JC061")
+    assert (code, out.splitlines()[0]) == (0, "JC061 (class-attribute)")
     code, out, _ = run(capsys, "--explain", "JC060")
     assert (code, out.splitlines()[0]) == (0, "JC060 (array-attribute-by-name)")
     assert "a guess by name" in out

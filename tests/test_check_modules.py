@@ -1,5 +1,6 @@
-"""jaxcompat check: modules that went away (JC001), config options (JC050) and array
-attributes by name (JC060), against fixed fixture data.
+"""jaxcompat check: modules that went away (JC001), config options (JC050), array
+attributes by name (JC060) and attributes of JAX classes' instances (JC061), against fixed
+fixture data.
 
 Rows of the fixture (tests/_check_data.py): 0.4.13 0.4.25 0.4.30 0.5.3 0.7.0 0.10.0 0.12.0.
 """
@@ -46,6 +47,12 @@ MODULES = {
         "devices": "mmmmmmm",
         "layout": "..ppp..",
         "addressable_data": "mmmmmmm",
+    },
+    # Attributes of JAX classes' instances; "-": the row lacks the class.
+    "classes": {
+        "jax.ShapeDtypeStruct": {"sharding": "rpppppp"},
+        "jax.sharding.Mesh": {"axis_types": "...pppp", "abstract_mesh": "..Ppppp"},
+        "jax.sharding.AbstractMesh": {"axis_types": "--.pppp"},
     },
 }
 
@@ -377,4 +384,80 @@ def test_a_name_of_an_unmirrored_module_gates_by_where_it_is():
         "1:1: JC033 this try/except import gate is dead on the declared range: importing "
         "`jax.extend.backend.get_backend` works on every release of it (0.4.30-0.12.0), so "
         "its `except` branch never runs; keep only its first branch"
+    ]
+
+
+# --- JC061: attributes of JAX classes' instances -------------------------------------------
+
+
+def test_an_attribute_of_a_class_built_and_read_at_once():
+    source = """\
+        import jax
+        spec = jax.ShapeDtypeStruct((2,), "float32").sharding
+    """
+    assert check(source) == [
+        "2:8: JC061 `jax.ShapeDtypeStruct((2,), 'float32').sharding` (a jax.ShapeDtypeStruct) "
+        "fails on 0.4.13; raise the floor to jax>=0.4.25"
+    ]
+    assert check(source, ">=0.4.25") == []
+
+
+def test_an_instance_is_followed_through_a_name_in_its_function():
+    source = """\
+        from jax.sharding import Mesh
+        import jaxcompat as jax
+        def axes(devices):
+            mesh = Mesh(devices, ("x",))
+            other = jax.make_mesh((1,), ("x",))
+            return mesh.axis_types, other.abstract_mesh, mesh.devices
+    """
+    assert check(source, ">=0.4.25") == [
+        "5:13: JC001 `jaxcompat.make_mesh` (JAX's `jax.make_mesh`) does not exist on 0.4.25; "
+        "raise the floor to jax>=0.4.30",
+        "6:12: JC061 `mesh.axis_types` (a jax.sharding.Mesh) fails on 0.4.25-0.4.30; "
+        "raise the floor to jax>=0.5.3",
+        "6:29: JC061 `other.abstract_mesh` (a jax.sharding.Mesh) fails on 0.4.25, emits a "
+        "DeprecationWarning on 0.4.30; raise the floor to jax>=0.5.3",
+    ]
+    assert releases(source, ">=0.4.30") == [["0.4.30"], ["0.4.30"]]
+
+
+def test_what_is_not_known_to_be_an_instance_is_not_reported():
+    source = """\
+        from jax.sharding import Mesh
+        def f(mesh, devices):
+            a = mesh.axis_types  # an argument: not followed
+            built = Mesh(devices, ("x",))
+            built = object()
+            b = built.axis_types  # rebound to something else
+            for built in [Mesh(devices, ("x",))]:
+                c = built.axis_types  # a loop's target
+            return a, b, c
+        def g():
+            return built.axis_types  # another function's name
+    """
+    assert check(source) == []
+
+
+def test_gates_and_handling_code_decide_where_the_read_runs():
+    source = """\
+        import jax
+        from jax.sharding import Mesh
+        def f(devices):
+            mesh = Mesh(devices, ("x",))
+            if jax.__version_info__ >= (0, 5, 0):
+                a = mesh.axis_types
+            if hasattr(mesh, "axis_types"):
+                b = mesh.axis_types
+            try:
+                c = mesh.axis_types
+            except AttributeError:
+                c = None
+            with Mesh(devices, ("x",)) as entered:
+                d = entered.axis_types
+            return a, b, c, d
+    """
+    assert check(source) == [
+        "14:13: JC061 `entered.axis_types` (a jax.sharding.Mesh) fails on 0.4.13-0.4.30; "
+        "raise the floor to jax>=0.5.3"
     ]

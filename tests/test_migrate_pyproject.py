@@ -464,6 +464,20 @@ def test_pip_resolves_where_uv_is_not_installed(project, capsys, monkeypatch):
             "lib/__init__.py:4:12: JC001 `jax.lax.linalg.ormqr` fails on 0.4.13-0.9.2",
         ),
         (
+            "import jax\n\nspec = jax.ShapeDtypeStruct((2,), 'float32')\n"
+            "sharding = spec.sharding\n",
+            "0.4.18",
+            "0.4.18",
+            "lib/__init__.py:4:12: JC061 `spec.sharding` (a jax.ShapeDtypeStruct) fails on 0.4.13",
+        ),
+        (
+            "import jax\n\ndef axes(devices):\n    return jax.make_mesh((1,), ('x',)).axis_types\n",
+            "0.5.0",
+            "0.4.36",
+            "lib/__init__.py:4:12: JC061 `jax.make_mesh((1,), ('x',)).axis_types` (a "
+            "jax.sharding.Mesh) fails on 0.4.13-0.4.35",
+        ),
+        (
             "from jax.experimental.pallas import triton\n",
             "0.5.0",
             "0.4.35",

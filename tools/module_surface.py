@@ -24,6 +24,9 @@ rows, in matrix.yml order, into the file ``jaxcompat/_checker/_module_data.py`` 
   ``M`` a method whose access warns, ``p`` another attribute, ``P`` one whose access warns,
   ``r`` listed but reading it raises, ``.`` absent;
   ``array["device()"]``: calling ``x.device()`` works (``m``), warns (``M``) or raises (``r``);
+- ``classes[path][name]``: for each class of ``CLASS_EXAMPLES``, one character per row for
+  an attribute of an instance, as ``array``'s, ``-`` where the row lacks the class; only the
+  attributes some row lacks or warns on;
 - ``names[module][name]``: for every public module that imports on some row and whose names
   the API surface data does not record in detail, one character per row: ``o``, ``w``
   reading it warns, ``r`` listed but reading it raises, ``.`` absent (a module the row
@@ -39,6 +42,7 @@ import json
 import subprocess
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +157,45 @@ def _names_of(path: str) -> dict[str, str]:
     return found
 
 
+#: JAX's public classes whose instances code builds by calling the class (or the factory
+#: ``check`` knows, ``jax.make_mesh``), each with how the probe builds one here. Their
+#: attributes are recorded per row: ``ShapeDtypeStruct(...).sharding`` raises on 0.4.13,
+#: ``Mesh(...).axis_types`` first exists in 0.4.36.
+CLASS_EXAMPLES: dict[str, Callable[[Any, Any], Any]] = {
+    "jax.ShapeDtypeStruct": lambda jax, np: jax.ShapeDtypeStruct((2,), np.float32),
+    "jax.sharding.Mesh": lambda jax, np: _one_device_mesh(jax, np),
+    "jax.sharding.NamedSharding": lambda jax, np: jax.sharding.NamedSharding(
+        _one_device_mesh(jax, np), jax.sharding.PartitionSpec()
+    ),
+    "jax.sharding.PartitionSpec": lambda jax, np: jax.sharding.PartitionSpec("x", None),
+    "jax.sharding.SingleDeviceSharding": lambda jax, np: jax.sharding.SingleDeviceSharding(
+        jax.devices()[0]
+    ),
+}
+
+
+def _one_device_mesh(jax: Any, np: Any) -> Any:
+    return jax.sharding.Mesh(np.array(jax.devices()[:1]), ("x",))
+
+
+def _class_attributes(path: str, example: Callable[[Any, Any], Any]) -> dict[str, str]:
+    """Each public attribute of an instance of class `path` (and of the class), with
+    ``_attribute_status``'s character; {} where the release lacks the class."""
+    import jax
+    import numpy as np
+
+    module, _, name = path.rpartition(".")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            cls = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            return {}
+        instance = example(jax, np)
+    public = {n for n in [*dir(cls), *dir(instance)] if not n.startswith("_")}
+    return {n: _attribute_status(instance, n) for n in sorted(public)}
+
+
 def probe() -> dict[str, Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -172,7 +215,14 @@ def probe() -> dict[str, Any]:
         for path, status in modules.items()
         if status in "ow" and path not in detailed
     }
-    return {"jax": jax.__version__, "modules": modules, "array": attributes, "names": names}
+    classes = {path: _class_attributes(path, example) for path, example in CLASS_EXAMPLES.items()}
+    return {
+        "jax": jax.__version__,
+        "modules": modules,
+        "array": attributes,
+        "names": names,
+        "classes": classes,
+    }
 
 
 def run_lengths(chars: str) -> str:
@@ -210,7 +260,25 @@ def merge(results: Path, matrix: Path) -> dict[str, Any]:
         "modules": per_row("modules"),
         "array": per_row("array"),
         "names": names,
+        "classes": merge_classes(probes),
     }
+
+
+def merge_classes(probes: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """``classes[path][name]``: one character per row for an attribute of an instance of the
+    class, as ``array``'s, and ``-`` where the row lacks the class (its name's own finding
+    says so). Only attributes some row that has the class lacks, or warns on, are kept."""
+    merged: dict[str, dict[str, str]] = {}
+    for path in CLASS_EXAMPLES:
+        seen = [data["classes"].get(path, {}) for data in probes]
+        every = sorted({name for attributes in seen for name in attributes})
+        changing = {}
+        for name in every:
+            chars = "".join(a.get(name, ".") if a else "-" for a in seen)
+            if set(chars.replace("-", "")) - set("mp"):
+                changing[name] = chars
+        merged[path] = changing
+    return merged
 
 
 def main() -> int:

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from typing import cast
 
 from ._api import first_good_row
 from ._codes import ARRAY_ATTRIBUTE_BY_NAME
-from ._gates import catches_lookup_errors, hasattr_test
+from ._gated_walk import GatedWalk
 from ._module_data import array_attribute
-from ._ranges import describe, every_row_mask
+from ._ranges import describe
 from ._uses import Gate
 
 __all__ = ["BY_NAME", "SHARED_BY_NAME", "array_findings"]
@@ -73,12 +72,6 @@ def _mentioned(source: str) -> bool:
     return any(text in source for text in _TEXTS)
 
 
-def _hasattr_names(test: ast.expr) -> set[str]:
-    """The attribute names a test checks with ``hasattr(..., "name")``."""
-    tests = (hasattr_test(node) for node in ast.walk(test))
-    return {tested[1] for tested in tests if tested is not None}
-
-
 def _imports(tree: ast.Module) -> tuple[set[str], set[str]]:
     """The top-level packages a file imports, anywhere in it, and the names its imports
     bind (``jax`` of ``import jax.numpy``, ``np`` of ``import numpy as np``)."""
@@ -109,52 +102,24 @@ def _root_name(owner: ast.expr) -> str | None:
     return owner.id if isinstance(owner, ast.Name) else None
 
 
-class _Finder:
+class _Finder(GatedWalk):
     def __init__(self, gates: list[Gate], names: dict[str, str], modules: set[str]) -> None:
+        super().__init__(gates)
         self.names = names
+        self.guarded_names = frozenset(names)
         self.modules = modules  # names bound by imports: `jax.experimental.layout` is a module
-        self.full = every_row_mask()
-        # The version gates' truths, by the `if` (or conditional expression) they test.
-        self.truths = {
-            id(gate.node): gate.truth
-            for gate in gates
-            if gate.node is not None and gate.truth is not None and gate.kind == "version"
-        }
         self.found: list[tuple[str, str, int, int, int]] = []  # name, owner, line, col, rows
 
-    def visit(self, node: ast.AST, mask: int, handled: frozenset[str]) -> None:
-        if isinstance(node, ast.If | ast.IfExp):
-            self.branches(node, mask, handled)
-            return
-        if type(node).__name__ in ("Try", "TryStar"):
-            block = cast(ast.Try, node)  # 3.11's try/except* (TryStar) has the same fields
-            guards = any(catches_lookup_errors(h) for h in block.handlers)
-            inner = frozenset(self.names) if guards else handled
-            for statement in block.body:
-                self.visit(statement, mask, inner)
-            for part in [*block.handlers, *block.orelse, *block.finalbody]:
-                self.visit(part, mask, handled)
-            return
+    def inspect(self, node: ast.AST, mask: int, handled: frozenset[str]) -> None:
         if isinstance(node, ast.Call) and _is_device_call(node):
             assert isinstance(node.func, ast.Attribute)
             self.note("device()", node, node.func.value, mask, handled)
         elif isinstance(node, ast.Attribute) and node.attr in self.names:
             self.note(node.attr, node, node.value, mask, handled)
-        for child in ast.iter_child_nodes(node):
-            self.visit(child, mask, handled)
 
-    def branches(self, node: ast.If | ast.IfExp, mask: int, handled: frozenset[str]) -> None:
-        self.visit(node.test, mask, handled)
-        truth = self.truths.get(id(node))
-        checked = handled | _hasattr_names(node.test)
-        if "device" in checked:
-            checked |= {"device()"}
-        body = node.body if isinstance(node.body, list) else [node.body]
-        orelse = node.orelse if isinstance(node.orelse, list) else [node.orelse]
-        for part in body:
-            self.visit(part, mask & truth if truth is not None else mask, checked)
-        for part in orelse:
-            self.visit(part, mask & ~truth if truth is not None else mask, checked)
+    def checked_names(self, test: ast.expr, handled: frozenset[str]) -> frozenset[str]:
+        checked = super().checked_names(test, handled)
+        return checked | {"device()"} if "device" in checked else checked
 
     def note(
         self, name: str, node: ast.expr, owner: ast.expr, mask: int, handled: frozenset[str]

@@ -189,6 +189,20 @@ ARRAY_ATTRIBUTE_BY_NAME = Code(
     "with `# jaxcompat: ignore[JC060]`.",
 )
 
+CLASS_ATTRIBUTE = Code(
+    "JC061",
+    "class-attribute",
+    "An attribute or method of an instance of one of JAX's public classes that some "
+    "releases in the range lack or warn on: jax.ShapeDtypeStruct(...).sharding raises "
+    "AttributeError on 0.4.13, jax.sharding.Mesh(...).axis_types exists from 0.4.36. The "
+    "checker "
+    "knows the instance where the code builds it: a call of the class (or of "
+    "jax.make_mesh, which returns a Mesh), read at once or through a name assigned from "
+    "that call in the same function. An instance handed in as an argument is not followed. "
+    "The releases come from jaxcompat's measurements of each matrix row.",
+    holds_floor=True,
+)
+
 #: Every code, by its JCxxx.
 CODES: dict[str, Code] = {
     code.code: code
@@ -209,5 +223,6 @@ CODES: dict[str, Code] = {
         JAXCOMPAT_KEYWORD_UNAVAILABLE,
         CONFIG_OPTION_MISSING,
         ARRAY_ATTRIBUTE_BY_NAME,
+        CLASS_ATTRIBUTE,
     )
 }

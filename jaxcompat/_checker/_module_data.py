@@ -84,3 +84,11 @@ def array_attribute(name: str) -> str | None:
     ``x.device()``); None if no row has it. See ``tools/module_surface.py``."""
     found: str | None = _data()["array"].get(name)
     return found
+
+
+def class_attributes(path: str) -> dict[str, str]:
+    """For JAX class `path`, each attribute of its instances that some release lacks or warns
+    on: one character per row, as :func:`array_attribute`'s, ``-`` where the row lacks the
+    class. Empty for a class the data does not record."""
+    found: dict[str, str] = _data().get("classes", {}).get(path, {})
+    return found

@@ -1,8 +1,9 @@
 """Findings: what each use of a JAX or jaxcompat name does on the rows it runs on.
 
 Each finding carries one of ``_codes``'s codes (``--explain JCxxx`` prints what it means).
-JC041 is ``_jaxcompat_calls``'s, JC050 ``_config_findings``'s, JC060 ``_array_findings``'s;
-JC001 for modules (``from jax.lib import xla_bridge``) is ``_module_findings``'s.
+JC041 is ``_jaxcompat_calls``'s, JC050 ``_config_findings``'s, JC060 ``_array_findings``'s,
+JC061 ``_class_findings``'s; JC001 for modules (``from jax.lib import xla_bridge``) is
+``_module_findings``'s.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ._api import (
     stable_names,
 )
 from ._array_findings import array_findings
+from ._class_findings import class_findings
 from ._codes import (
     DEAD_GATE,
     DEPRECATED_NAME,
@@ -680,7 +682,8 @@ def findings(
     uses: list[Use], gates: list[Gate], scope: int, tree: ast.Module | None = None, source: str = ""
 ) -> list[Finding]:
     """Every finding for one file's uses and gates, checked on the rows `scope`; with the
-    file's `tree` and `source`, its array attributes too (JC060)."""
+    file's `tree` and `source`, its array attributes (JC060) and JAX class instances'
+    attributes (JC061) too."""
     found: list[Finding] = []
     for use in uses:
         effective = use.mask & scope
@@ -690,6 +693,7 @@ def findings(
             found.extend(Finding(*f) for f in config_findings(use, effective))
     if tree is not None:
         found.extend(Finding(*f) for f in array_findings(tree, source, gates, scope))
+        found.extend(Finding(*f) for f in class_findings(tree, uses, gates, scope))
     for gate in gates:
         finding = _gate_finding(gate, scope)
         if finding is not None:

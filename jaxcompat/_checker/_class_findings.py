@@ -1,0 +1,137 @@
+"""JC061: an attribute of an instance of a JAX class that some release of the range lacks.
+
+``jax.ShapeDtypeStruct(...).sharding`` raises AttributeError on JAX 0.4.13 (which lists the slot
+and never sets it); ``jax.sharding.Mesh(...).axis_types`` exists from 0.4.36. Which
+attributes change, and where, is measured on every matrix row (the module surface data's
+``classes``, ``tools/module_surface.py``).
+
+What an object is, is known only where the code builds it: a call of the class, or of a
+factory that returns one (``FACTORIES``), read at once (``jax.make_mesh(...).axis_types``)
+or through a name assigned from such a call in the same function, or bound by ``with ... as``.
+A name assigned anything else forgets it; an argument is never followed. The rows a read
+runs on follow the file's version gates, and a read inside ``try`` with ``except
+AttributeError`` or under ``if hasattr(obj, "name")`` is the code's own handling.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from ._api import first_good_row
+from ._codes import CLASS_ATTRIBUTE
+from ._gated_walk import GatedWalk
+from ._module_data import class_attributes
+from ._ranges import describe
+from ._uses import Gate, Use
+
+__all__ = ["FACTORIES", "class_findings"]
+
+#: Functions whose result is an instance of a JAX class, by the class's path.
+FACTORIES = {"jax.make_mesh": "jax.sharding.Mesh"}
+
+_FAILS = ".r"
+_WARNS = "MP"
+
+
+def _rows_where(chars: str, statuses: str) -> int:
+    return sum(1 << index for index, char in enumerate(chars) if char in statuses)
+
+
+def _class_built(path: str) -> str | None:
+    """The JAX class whose instance a call of `path` returns, where the data records its
+    attributes (jaxcompat's names are JAX's classes: ``jaxcompat.ShapeDtypeStruct``)."""
+    if path.startswith("jaxcompat."):
+        path = "jax." + path.removeprefix("jaxcompat.")
+    path = FACTORIES.get(path, path)
+    return path if class_attributes(path) else None
+
+
+class _Finder(GatedWalk):
+    def __init__(self, gates: list[Gate], built: dict[tuple[int, int], str]) -> None:
+        super().__init__(gates)
+        self.built = built  # (line, col) of a call's function -> the class it builds
+        self.guarded_names = frozenset(
+            name for path in set(built.values()) for name in class_attributes(path)
+        )
+        self.names: list[dict[str, str]] = [{}]  # per function: local name -> class
+        # class, attribute, the object's text, line, col, rows
+        self.found: list[tuple[str, str, str, int, int, int]] = []
+
+    def instance_of(self, node: ast.expr) -> str | None:
+        if isinstance(node, ast.Call):
+            return self.built.get((node.func.lineno, node.func.col_offset + 1))
+        if isinstance(node, ast.Name):
+            return self.names[-1].get(node.id)
+        return None
+
+    def assign(self, target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            built = None if value is None else self.instance_of(value)
+            if built is None:
+                self.names[-1].pop(target.id, None)
+            else:
+                self.names[-1][target.id] = built
+        elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    self.names[-1].pop(name.id, None)
+
+    def visit(self, node: ast.AST, mask: int, handled: frozenset[str]) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            self.names.append({})
+            super().visit(node, mask, handled)
+            self.names.pop()
+            return
+        super().visit(node, mask, handled)
+
+    def inspect(self, node: ast.AST, mask: int, handled: frozenset[str]) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self.assign(target, node.value)
+        elif isinstance(node, ast.AnnAssign | ast.NamedExpr):
+            self.assign(node.target, node.value)
+        elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension):
+            self.assign(node.target, None)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, item.context_expr)
+        elif isinstance(node, ast.Attribute) and mask and node.attr not in handled:
+            built = self.instance_of(node.value)
+            if built is not None and node.attr in class_attributes(built):
+                text = ast.unparse(node.value)
+                shown = text if len(text) <= 40 and "\n" not in text else "x"
+                self.found.append((built, node.attr, shown, node.lineno, node.col_offset + 1, mask))
+
+
+def class_findings(
+    tree: ast.Module, uses: list[Use], gates: list[Gate], scope: int
+) -> Iterator[tuple[int, int, str, str, int]]:
+    """(line, col, code, message, rows) for each attribute of a JAX class's instance that some
+    row of `scope` lacks or warns on."""
+    built = {}
+    for use in uses:
+        if use.call is not None:
+            path = _class_built(use.path)
+            if path is not None:
+                built[use.line, use.col] = path
+    if not built:
+        return  # most files build no such instance: no walk at all
+    finder = _Finder(gates, built)
+    for statement in tree.body:
+        finder.visit(statement, scope, frozenset())
+    for path, name, owner, line, col, mask in finder.found:
+        chars = class_attributes(path)[name]
+        fails = _rows_where(chars, _FAILS) & mask
+        warns = _rows_where(chars, _WARNS) & mask
+        if not fails | warns:
+            continue
+        parts = [f"fails on {describe(fails)}"] if fails else []
+        if warns:
+            parts.append(f"emits a DeprecationWarning on {describe(warns)}")
+        bad = fails | warns
+        floor = first_good_row(bad, mask) if bad & mask & -mask else None  # bad from the start
+        fix = f"raise the floor to jax>={floor}" if floor else "move off it"
+        message = f"`{owner}.{name}` (a {path}) {', '.join(parts)}; {fix}"
+        yield line, col, CLASS_ATTRIBUTE.code, message, bad
