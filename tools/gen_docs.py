@@ -238,7 +238,7 @@ def _value(value: Any) -> str:
 
 def honoured_as(rule: KeywordRule) -> str:
     """What the helper that honours ``rule`` does, in words: its function's name
-    (``_keywords.honoured:sorted_as_asked``: "sorted as asked")."""
+    (``_keywords.newest_keyword_helpers:sorted_as_asked``: "sorted as asked")."""
     return str(helper_name(rule)).rpartition(":")[2].replace("_", " ")
 
 

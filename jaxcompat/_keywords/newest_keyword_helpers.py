@@ -1,6 +1,7 @@
-"""The helpers that honour a newest keyword of ``jax.numpy``, ``jax.lax``, ``jax.nn``
-and ``jax.tree_util`` functions with the installed release's own function
-(the rules are in ``_stable_names/keywords.py``).
+"""The helpers that give a newest keyword of ``jax.numpy``, ``jax.lax``, ``jax.nn`` and
+``jax.tree_util`` functions through the installed release's own function, where no module of
+its own (``numpy.py``, ``linalg.py``, ...) holds it (the rules are in
+``_stable_names/keywords.py``).
 
 Each takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs).
 """

@@ -11,10 +11,10 @@ Passing a rule's default is always the same as leaving the keyword out. Another 
 * ``NOT_ADAPTED_YET``: a TypeError naming the first release, for any value (see
   ``keywords.rule_for``);
 * anything else: honoured, by the helper the rule names as ``module:function`` under
-  ``jaxcompat`` (``"_keywords.honoured:placed_on_device"``: the result is put on the device
-  or sharding given, as the newest ``device=`` does), which composes the newest behaviour
-  from the release's own function. ``_keywords/adapter.py`` imports it on the first wrap
-  that needs it.
+  ``jaxcompat`` (``"_keywords.newest_keyword_helpers:placed_on_device"``: the result is put
+  on the device or sharding given, as the newest ``device=`` does), which composes the newest
+  behaviour from the release's own function. ``_keywords/adapter.py`` imports it on the
+  first wrap that needs it.
 
 The three outcomes are plain strings rather than helpers because they are read as data: by
 the adapter, by ``jaxcompat check`` and by the docs generator, none of which may import JAX

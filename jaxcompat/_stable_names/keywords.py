@@ -98,7 +98,10 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.4.24's own zeros, full, ones_like, ... (device=) fail under jit, where they call
     # make_array_from_callback ("cannot be called within a traced context"); 0.4.25 fixed it.
     KeywordRule(
-        "device", "_keywords.honoured:placed_on_device", paths=_CREATION, fixed_in="0.4.25"
+        "device",
+        "_keywords.newest_keyword_helpers:placed_on_device",
+        paths=_CREATION,
+        fixed_in="0.4.25",
     ),
     # JAX 0.4.24: sort and argsort take stable= (default True) and descending=. Before, both
     # always sort stably, so a stable sort is what stable=False may give too, and descending
@@ -106,33 +109,33 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # elements keep their order, as the newest does).
     KeywordRule(
         "stable",
-        "_keywords.honoured:sorted_as_asked",
+        "_keywords.newest_keyword_helpers:sorted_as_asked",
         default=True,
         paths=frozenset({"jax.numpy.sort", "jax.numpy.argsort"}),
     ),
     KeywordRule(
         "descending",
-        "_keywords.honoured:sorted_as_asked",
+        "_keywords.newest_keyword_helpers:sorted_as_asked",
         default=False,
         paths=frozenset({"jax.numpy.sort", "jax.numpy.argsort"}),
     ),
     # JAX 0.4.29: the array API's correction= of std and var is ddof under another name.
     KeywordRule(
         "correction",
-        "_keywords.honoured:correction_as_ddof",
+        "_keywords.newest_keyword_helpers:correction_as_ddof",
         paths=frozenset({"jax.numpy.std", "jax.numpy.var"}),
     ),
     # JAX 0.5.1: keystr(simple=, separator=) joins the keys' simple texts ("0", "foo", "bar")
     # with the separator; before, it joined their full texts ("[0]", "['foo']", ".bar").
     KeywordRule(
         "simple",
-        "_keywords.honoured:keys_joined_as_asked",
+        "_keywords.newest_keyword_helpers:keys_joined_as_asked",
         default=False,
         paths=frozenset({"jax.tree_util.keystr"}),
     ),
     KeywordRule(
         "separator",
-        "_keywords.honoured:keys_joined_as_asked",
+        "_keywords.newest_keyword_helpers:keys_joined_as_asked",
         default="",
         paths=frozenset({"jax.tree_util.keystr"}),
     ),
@@ -158,7 +161,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # traced negative index to XLA, which clamps it to 0, and refuses a static one (an int).
     KeywordRule(
         "allow_negative_indices",
-        "_keywords.honoured:negative_indices_as_allowed",
+        "_keywords.newest_keyword_helpers:negative_indices_as_allowed",
         default=True,
         paths=frozenset(
             f"jax.lax.{name}"
@@ -174,7 +177,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # too: False clamps it to 0, where 0.5.3-0.10.0 refuse it.
     KeywordRule(
         "allow_negative_indices",
-        "_keywords.honoured:negative_indices_as_allowed",
+        "_keywords.newest_keyword_helpers:negative_indices_as_allowed",
         default=True,
         paths=frozenset({"jax.lax.dynamic_index_in_dim", "jax.lax.dynamic_update_index_in_dim"}),
         fixed_in="0.10.1",
@@ -182,35 +185,43 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.4.31: lax.map(batch_size=) maps batches of that many elements with vmap, in a
     # scan over the batches, and the remainder with vmap after.
     KeywordRule(
-        "batch_size", "_keywords.honoured:mapped_in_batches", paths=frozenset({"jax.lax.map"})
+        "batch_size",
+        "_keywords.newest_keyword_helpers:mapped_in_batches",
+        paths=frozenset({"jax.lax.map"}),
     ),
     # JAX 0.4.27: nn.logsumexp(where=) leaves out the elements where it is False; before,
     # b= (a weight, 0 leaves an element out) does the same.
     KeywordRule(
-        "where", "_keywords.honoured:masked_as_zero_weight", paths=frozenset({"jax.nn.logsumexp"})
+        "where",
+        "_keywords.newest_keyword_helpers:masked_as_zero_weight",
+        paths=frozenset({"jax.nn.logsumexp"}),
     ),
     # JAX 0.9.1: argsort(dtype=) is the indices' dtype; before, the default integer.
     KeywordRule(
-        "dtype", "_keywords.honoured:indices_of_the_dtype", paths=frozenset({"jax.numpy.argsort"})
+        "dtype",
+        "_keywords.newest_keyword_helpers:indices_of_the_dtype",
+        paths=frozenset({"jax.numpy.argsort"}),
     ),
     # JAX 0.8.1: cov and corrcoef (dtype=) compute in a float or complex dtype given.
     KeywordRule(
         "dtype",
-        "_keywords.honoured:computed_in_the_dtype",
+        "_keywords.newest_keyword_helpers:computed_in_the_dtype",
         paths=frozenset({"jax.numpy.cov", "jax.numpy.corrcoef"}),
     ),
     # JAX 0.5.3: unique(sorted=) is "unused by JAX" (its docstring): any value gives the
     # sorted unique values, as every release does.
     KeywordRule(
         "sorted",
-        "_keywords.honoured:unused_by_newest",
+        "_keywords.newest_keyword_helpers:unused_by_newest",
         default=True,
         paths=frozenset({"jax.numpy.unique"}),
     ),
     # JAX 0.4.33: reshape(copy=) is "unused by JAX" (its docstring): every release returns
     # a new array (before 0.4.30, jaxcompat's reshape adapter takes copy= itself).
     KeywordRule(
-        "copy", "_keywords.honoured:unused_by_newest", paths=frozenset({"jax.numpy.reshape"})
+        "copy",
+        "_keywords.newest_keyword_helpers:unused_by_newest",
+        paths=frozenset({"jax.numpy.reshape"}),
     ),
     # JAX 0.4.24: unique(equal_nan=) (default True); before, all NaNs always count as one.
     KeywordRule(
@@ -224,7 +235,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # functions do.
     KeywordRule(
         "device",
-        "_keywords.honoured:placed_on_device",
+        "_keywords.newest_keyword_helpers:placed_on_device",
         paths=frozenset({"jax.numpy.fft.fftfreq", "jax.numpy.fft.rfftfreq"}),
     ),
     # JAX 0.4.24: cholesky(upper=) gives the upper factor, the conjugate transpose of the
@@ -275,7 +286,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
         "axis",
-        "_keywords.honoured:top_k_along_axis",
+        "_keywords.newest_keyword_helpers:top_k_along_axis",
         default=-1,
         paths=frozenset({"jax.lax.top_k"}),
     ),
@@ -390,7 +401,9 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     ),
     # JAX 0.7.1: lax.dot(dimension_numbers=) is dot_general's.
     KeywordRule(
-        "dimension_numbers", "_keywords.honoured:as_dot_general", paths=frozenset({"jax.lax.dot"})
+        "dimension_numbers",
+        "_keywords.newest_keyword_helpers:as_dot_general",
+        paths=frozenset({"jax.lax.dot"}),
     ),
     # JAX 0.4.18: the jax.numpy products take preferred_element_type= (the dtype of the
     # result, and of the accumulation where it holds the inputs').
@@ -406,7 +419,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # calls is_leaf with (key path, node).
     KeywordRule(
         "is_leaf_takes_path",
-        "_keywords.honoured:leaves_chosen_by_path",
+        "_keywords.newest_keyword_helpers:leaves_chosen_by_path",
         default=False,
         paths=frozenset(
             (
@@ -419,7 +432,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # as register_pytree_with_keys (JAX 0.4.6) does.
     KeywordRule(
         "flatten_with_keys_func",
-        "_keywords.honoured:registered_with_keys",
+        "_keywords.newest_keyword_helpers:registered_with_keys",
         paths=frozenset({"jax.tree_util.register_pytree_node"}),
     ),
     # JAX 0.4.33 and 0.4.34: isin(method=) and digitize(method=) choose the algorithm; each
@@ -438,7 +451,9 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.10.0: lax.mul(out_dtype=) gives the product in that dtype, "typically" by
     # converting both factors to it first (its docstring).
     KeywordRule(
-        "out_dtype", "_keywords.honoured:cast_before_the_product", paths=frozenset({"jax.lax.mul"})
+        "out_dtype",
+        "_keywords.newest_keyword_helpers:cast_before_the_product",
+        paths=frozenset({"jax.lax.mul"}),
     ),
     # JAX 0.11.0: top_k(is_stable=) (default True) keeps equal elements in their order; False
     # leaves it unspecified. Every older top_k is stable (measured on each row).
@@ -614,7 +629,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # as every older release does.
     KeywordRule(
         "static_argnames",
-        "_keywords.honoured:unused_by_newest",
+        "_keywords.newest_keyword_helpers:unused_by_newest",
         default=(),
         paths=frozenset({"jax.checkpoint"}),
     ),
