@@ -89,6 +89,38 @@ def bench_method_call(rounds: int) -> Figure:
     )
 
 
+def bench_static_self_method_call(rounds: int) -> Figure:
+    import jax
+    import jax.numpy as jnp
+
+    import jaxcompat
+
+    # A method jitted with `self` static (hashed, as JAX's documentation shows), called on an
+    # instance. Before JAX 0.6.0 jaxcompat's jit of it binds through a WithInstance (a Python
+    # frame); from 0.6.0 it is JAX's own jitted function, which binds itself.
+    class Ours:
+        @functools.partial(jaxcompat.jit, static_argnames=("self",))
+        def apply(self, x: Any) -> Any:
+            return x * 2.0
+
+    class Theirs:
+        @functools.partial(jax.jit, static_argnames=("self",))
+        def apply(self, x: Any) -> Any:
+            return x * 2.0
+
+    ours, theirs, x = Ours(), Theirs(), jnp.ones(4)
+    figure = Figure(
+        "jit: per-call time, a method jitted with static self, called on an instance",
+        "the same method under jax.jit",
+        1.0 if jaxcompat.JAX_VERSION >= (0, 6, 0) else 1.25,
+        target_text="1.00 from JAX 0.6.0 (JAX's own object), 1.25 before",
+    )
+    if type(Ours.__dict__["apply"]) is type(Theirs.__dict__["apply"]):
+        return by_identity(figure)
+    ratios = interleaved(lambda: ours.apply(x), lambda: theirs.apply(x), 5000, rounds)
+    return summarize(figure, ratios)
+
+
 def bench_method_nested_config(rounds: int) -> Figure:
     import jax
     import jax.numpy as jnp
@@ -381,6 +413,7 @@ def bench_lower(rounds: int) -> Figure:
 BENCHMARKS = [
     bench_jit_call,
     bench_method_call,
+    bench_static_self_method_call,
     bench_method_nested_config,
     bench_method_unread_state,
     bench_forwarded_call,

@@ -342,6 +342,37 @@ def test_pickles_with_cloudpickle():
     assert type(restored) is type(jitted)
 
 
+def _scaler_class(jit):
+    class Scaler:
+        """A class whose method is jitted with `self` static (hashed by identity)."""
+
+        def __init__(self, factor):
+            self.factor = factor
+
+        @functools.partial(jit, static_argnames=("self",))
+        def apply(self, x):
+            return x * self.factor
+
+    return Scaler
+
+
+# Module-level, so that pickle finds them by reference.
+_OurScaler, _TheirScaler = _scaler_class(jaxcompat.jit), _scaler_class(jax.jit)
+_OurScaler.__qualname__, _TheirScaler.__qualname__ = "_OurScaler", "_TheirScaler"
+
+
+def test_a_method_bound_with_static_self_pickles_where_jax_s_does():
+    def outcome(scaler):
+        bound = scaler(3.0).apply
+        try:
+            restored = cloudpickle.loads(cloudpickle.dumps(bound))
+        except Exception as error:
+            return type(error).__name__
+        return float(restored(2.0)), restored.__self__.factor, restored.__self__ is bound.__self__
+
+    assert outcome(_OurScaler) == outcome(_TheirScaler)
+
+
 def test_pickles_with_pickle_exactly_where_jax_jit_does():
     # JAX's jitted function's state holds a local function, which pickle cannot find by
     # name: jaxcompat's pickles exactly as JAX's does, with the same error where it fails.
