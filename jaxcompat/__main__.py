@@ -29,7 +29,7 @@ import jaxcompat
 from jaxcompat import _diagnose
 from jaxcompat._diagnose import Finding
 from jaxcompat._early_commands import COMMANDS
-from jaxcompat._program import program_name
+from jaxcompat._program import parse_arguments, program_name
 
 #: Verbs dispatched before anything reads JAX: verb -> module with ``main(argv) -> int``
 #: (the one table, in ``_early_commands``).
@@ -306,10 +306,9 @@ def report(argv: list[str]) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit:  # --help (0) or a usage error, which argparse has printed
-        return 0 if exit.code == 0 else 2
+    args = parse_arguments(parser, argv)
+    if isinstance(args, int):  # --help (0) or a usage error, which argparse has printed
+        return args
     if jaxcompat._JAX_IMPORT_ERROR is not None:
         return _report_unusable(jaxcompat._JAX_IMPORT_ERROR, args.json)
     status, explanation, untested = tested_status()

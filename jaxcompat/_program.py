@@ -1,4 +1,5 @@
-"""The name the command line calls itself: ``jaxcompat`` or ``python -m jaxcompat``.
+"""What every command shares: the name the command line calls itself (``jaxcompat`` or
+``python -m jaxcompat``), and how it reads its arguments.
 
 Each command's help and messages name it as it was started, so that a command copied from
 them runs: the console script installs ``jaxcompat``, and ``python -m jaxcompat`` works
@@ -7,10 +8,21 @@ where the scripts folder is not on PATH.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
-__all__ = ["program_name"]
+__all__ = ["parse_arguments", "program_name"]
+
+
+def parse_arguments(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
+    """`argv` parsed, or the exit code where argparse stopped: 0 after ``--help``, 2 after a
+    usage error it has printed. A command returns the code rather than raising SystemExit,
+    so that its caller (a test, ``quiet_on_closed_pipe``) sees no traceback."""
+    try:
+        return parser.parse_args(argv)
+    except SystemExit as exit:
+        return 0 if exit.code == 0 else 2
 
 
 def program_name(argv0: str | None = None) -> str:

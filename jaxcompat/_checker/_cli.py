@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .._early_commands import COMMANDS
 from .._pipes import quiet_on_closed_pipe
-from .._program import program_name
+from .._program import parse_arguments, program_name
 from ._checked import check_source, codes
 from ._codes import CODES
 from ._files import (
@@ -58,10 +58,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """Run ``jaxcompat check`` with `argv` (the arguments after ``check``); return the exit code."""
     parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit:
-        return 0 if exit.code == 0 else 2
+    args = parse_arguments(parser, argv)
+    if isinstance(args, int):
+        return args
     if args.explain:
         code = args.explain.upper()
         if code not in CODES:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from .._program import program_name
+from .._program import parse_arguments, program_name
 from ._checked import SUPPRESSION, CheckedSource, read_checked
 from ._edits import applied, edited_tree
 from ._files import (
@@ -253,10 +253,9 @@ def main(argv: list[str]) -> int:
     Nothing is written unless everything can be: a file that cannot be read, parsed or
     written, or a pyproject.toml that cannot be edited, is named, and no file changes.
     """
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exit:
-        return 0 if exit.code == 0 else 2
+    args = parse_arguments(_parser(), argv)
+    if isinstance(args, int):
+        return args
     try:
         override = spec_mask(args.jax, "--jax") if args.jax is not None else None
     except RangeError as error:

@@ -12,7 +12,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from .._program import program_name
+from .._program import parse_arguments, program_name
 from . import MatrixRow
 from .select import SELECTIONS, LibraryError, Selected, select
 
@@ -86,10 +86,9 @@ def render(output: str, selected: list[Selected], heading: str) -> str:
 def main(argv: list[str]) -> int:
     """Run ``jaxcompat matrix`` with `argv` (the arguments after ``matrix``)."""
     parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit:  # --help (0) or a usage error, which argparse has printed
-        return 0 if exit.code == 0 else 2
+    args = parse_arguments(parser, argv)
+    if isinstance(args, int):  # --help (0) or a usage error, which argparse has printed
+        return args
     prog = parser.prog
     path = Path(args.path) if args.path is not None else None
     selection = args.select or ("needed" if path is not None else "all")

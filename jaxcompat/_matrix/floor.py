@@ -38,7 +38,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from .._checker._pyproject_edit import PyprojectError, project_table, raise_floor
 from .._checker._ranges import RangeError, range_for_file, row_list
-from .._program import program_name
+from .._program import parse_arguments, program_name
 from . import MatrixRow, rows
 from .pip_indexes import uv_index_environment, working_uv
 
@@ -324,10 +324,9 @@ def main(argv: list[str]) -> int:
     else:
         pytest_args = []
     parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit:  # --help (0) or a usage error, which argparse has printed
-        return 0 if exit.code == 0 else 2
+    args = parse_arguments(parser, argv)
+    if isinstance(args, int):  # --help (0) or a usage error, which argparse has printed
+        return args
     prog = parser.prog
     try:
         command = shlex.split(args.command) if args.command is not None else None
