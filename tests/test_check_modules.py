@@ -439,6 +439,26 @@ def test_what_is_not_known_to_be_an_instance_is_not_reported():
     assert check(source) == []
 
 
+@pytest.mark.parametrize("postponed", [False, True])
+def test_a_parameter_annotated_with_the_class_is_an_instance(postponed):
+    source = """\
+        import jax
+        from jax.sharding import Mesh
+        def f(mesh: Mesh, spec: jax.ShapeDtypeStruct, other: "Mesh", n: int = 0):
+            return mesh.axis_types, spec.sharding, other.axis_types, n
+        def g(mesh):
+            return mesh.axis_types
+    """
+    if postponed:
+        source = "from __future__ import annotations\n" + textwrap.dedent(source)
+    assert check(source) == [
+        f"{4 + postponed}:12: JC061 `mesh.axis_types` (a jax.sharding.Mesh) fails on "
+        "0.4.13-0.4.30; raise the floor to jax>=0.5.3",
+        f"{4 + postponed}:29: JC061 `spec.sharding` (a jax.ShapeDtypeStruct) fails on 0.4.13; "
+        "raise the floor to jax>=0.4.25",
+    ]
+
+
 def test_gates_and_handling_code_decide_where_the_read_runs():
     source = """\
         import jax

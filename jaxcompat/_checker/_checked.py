@@ -45,6 +45,7 @@ class CheckedSource:
     lines: list[str]
     uses: list[Use]
     gates: list[Gate]
+    annotated: dict[tuple[int, int], str]  # each annotated parameter's annotation's path
     #: Where `source` is a text with emptied lines kept in place of removed ones (the
     #: removal of dead gates, ``_migrate_gates.Removal``): the line of the text as written
     #: that each of its lines is, which the findings are given at.
@@ -52,7 +53,7 @@ class CheckedSource:
 
     def findings(self, scope: int) -> list[Finding]:
         """The findings on the rows `scope`, suppressions kept."""
-        found = findings(self.uses, self.gates, scope, self.tree, self.source)
+        found = findings(self.uses, self.gates, scope, self.tree, self.source, self.annotated)
         kept = [f for f in found if not suppressed(f, self.lines)]
         if self.renumbered is None:
             return kept
@@ -74,8 +75,8 @@ def read_checked(
     # The line ends Python counts: str.splitlines also cuts at form feeds, and a
     # suppression comment after one would be looked for on the wrong line.
     lines = source_lines(source)
-    uses, gates = resolve_file(tree, lines)
-    return CheckedSource(source, tree, lines, uses, gates, renumbered)
+    uses, gates, annotated = resolve_file(tree, lines)
+    return CheckedSource(source, tree, lines, uses, gates, annotated, renumbered)
 
 
 def check_source(source: str, scope: int) -> list[Finding]:

@@ -5,10 +5,11 @@ and never sets it); ``jax.sharding.Mesh(...).axis_types`` exists from 0.4.36. Wh
 attributes change, and where, is measured on every matrix row (the module surface data's
 ``classes``, ``tools/module_surface.py``).
 
-What an object is, is known only where the code builds it: a call of the class, or of a
-factory that returns one (``FACTORIES``), read at once (``jax.make_mesh(...).axis_types``)
-or through a name assigned from such a call in the same function, or bound by ``with ... as``.
-A name assigned anything else forgets it; an argument is never followed. The rows a read
+What an object is, is known where the code builds it: a call of the class, or of a factory
+that returns one (``FACTORIES``), read at once (``jax.make_mesh(...).axis_types``) or through
+a name assigned from such a call in the same function, or bound by ``with ... as``; and where
+a parameter is annotated with the class (``mesh: jax.sharding.Mesh``), in its function. A
+name assigned anything else forgets it; an unannotated argument is never followed. The rows a read
 runs on follow the file's version gates, and a read inside ``try`` with ``except
 AttributeError`` or under ``if hasattr(obj, "name")`` is the code's own handling.
 """
@@ -23,6 +24,7 @@ from ._codes import CLASS_ATTRIBUTE
 from ._gated_walk import GatedWalk
 from ._module_data import class_attributes
 from ._ranges import describe
+from ._scopes import parameters
 from ._uses import Gate, Use
 
 __all__ = ["FACTORIES", "class_findings"]
@@ -38,22 +40,35 @@ def _rows_where(chars: str, statuses: str) -> int:
     return sum(1 << index for index, char in enumerate(chars) if char in statuses)
 
 
-def _class_built(path: str) -> str | None:
-    """The JAX class whose instance a call of `path` returns, where the data records its
-    attributes (jaxcompat's names are JAX's classes: ``jaxcompat.ShapeDtypeStruct``)."""
-    if path.startswith("jaxcompat."):
-        path = "jax." + path.removeprefix("jaxcompat.")
-    path = FACTORIES.get(path, path)
+def _jax_path(path: str) -> str:
+    """JAX's path of a jaxcompat name: its classes and factories are JAX's own."""
+    return "jax." + path.removeprefix("jaxcompat.") if path.startswith("jaxcompat.") else path
+
+
+def _recorded_class(path: str) -> str | None:
+    """The JAX class `path` names, where the data records its instances' attributes."""
+    path = _jax_path(path)
     return path if class_attributes(path) else None
 
 
+def _class_built(path: str) -> str | None:
+    """The JAX class whose instance a call of `path` returns, where the data records it."""
+    path = _jax_path(path)
+    return _recorded_class(FACTORIES.get(path, path))
+
+
 class _Finder(GatedWalk):
-    def __init__(self, gates: list[Gate], built: dict[tuple[int, int], str]) -> None:
+    def __init__(
+        self,
+        gates: list[Gate],
+        built: dict[tuple[int, int], str],
+        annotated: dict[tuple[int, int], str],
+    ) -> None:
         super().__init__(gates)
         self.built = built  # (line, col) of a call's function -> the class it builds
-        self.guarded_names = frozenset(
-            name for path in set(built.values()) for name in class_attributes(path)
-        )
+        self.annotated = annotated  # (line, col) of a parameter -> the class annotating it
+        classes = {*built.values(), *annotated.values()}
+        self.guarded_names = frozenset(name for path in classes for name in class_attributes(path))
         self.names: list[dict[str, str]] = [{}]  # per function: local name -> class
         # class, attribute, the object's text, line, col, rows
         self.found: list[tuple[str, str, str, int, int, int]] = []
@@ -78,7 +93,14 @@ class _Finder(GatedWalk):
                     self.names[-1].pop(name.id, None)
 
     def visit(self, node: ast.AST, mask: int, handled: frozenset[str]) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            arguments = parameters(node.args)
+            where = ((a.arg, (a.lineno, a.col_offset + 1)) for a in arguments)
+            self.names.append({n: self.annotated[at] for n, at in where if at in self.annotated})
+            super().visit(node, mask, handled)
+            self.names.pop()
+            return
+        if isinstance(node, ast.ClassDef):
             self.names.append({})
             super().visit(node, mask, handled)
             self.names.pop()
@@ -106,19 +128,24 @@ class _Finder(GatedWalk):
 
 
 def class_findings(
-    tree: ast.Module, uses: list[Use], gates: list[Gate], scope: int
+    tree: ast.Module,
+    uses: list[Use],
+    gates: list[Gate],
+    scope: int,
+    annotated: dict[tuple[int, int], str],
 ) -> Iterator[tuple[int, int, str, str, int]]:
     """(line, col, code, message, rows) for each attribute of a JAX class's instance that some
-    row of `scope` lacks or warns on."""
+    row of `scope` lacks or warns on; `annotated`: the resolver's annotated parameters."""
     built = {}
     for use in uses:
         if use.call is not None:
             path = _class_built(use.path)
             if path is not None:
                 built[use.line, use.col] = path
-    if not built:
-        return  # most files build no such instance: no walk at all
-    finder = _Finder(gates, built)
+    classes = {at: c for at, path in annotated.items() if (c := _recorded_class(path))}
+    if not built and not classes:
+        return  # most files build and annotate no such instance: no walk at all
+    finder = _Finder(gates, built, classes)
     for statement in tree.body:
         finder.visit(statement, scope, frozenset())
     for path, name, owner, line, col, mask in finder.found:

@@ -198,7 +198,8 @@ CLASS_ATTRIBUTE = Code(
     "checker "
     "knows the instance where the code builds it: a call of the class (or of "
     "jax.make_mesh, which returns a Mesh), read at once or through a name assigned from "
-    "that call in the same function. An instance handed in as an argument is not followed. "
+    "that call in the same function; and a parameter annotated with the class (mesh: "
+    "jax.sharding.Mesh). An unannotated argument is not followed. "
     "The releases come from jaxcompat's measurements of each matrix row.",
     holds_floor=True,
 )

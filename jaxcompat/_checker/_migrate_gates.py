@@ -296,7 +296,7 @@ def _replacements(
     """The replacements of one pass over the dead gates of ``tree`` (the outermost first),
     and whether any gate waits for the next pass."""
     if gates is None:
-        _, gates = resolve_file(tree, lines)
+        _, gates, _ = resolve_file(tree, lines)
     waiting = False
     blocks: dict[int, tuple[int, int]] | None = None  # read once a statement is removed
     removed: dict[int, int] = {}  # block id -> statements removed from it in this pass

@@ -164,7 +164,7 @@ def keyword_insertions(
     if not calls:
         return []
     if uses is None:
-        uses, _ = resolve_file(tree, lines)
+        uses, _, _ = resolve_file(tree, lines)
     insertions = []
     for use in uses:
         call = calls.get((use.line, use.col))

@@ -89,7 +89,7 @@ def _read_gate_count(source: str) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tree = ast.parse(source)
-    _, gates = resolve_file(tree, source_lines(source))
+    _, gates, _ = resolve_file(tree, source_lines(source))
     return sum(gate.kind in ("version", "hasattr", "try") for gate in gates)
 
 

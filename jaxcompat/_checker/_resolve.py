@@ -42,6 +42,9 @@ class _Resolver(ast.NodeVisitor):
         self.lines = lines
         self.uses: list[Use] = []
         self.gates: list[Gate] = []
+        #: The JAX or jaxcompat path each annotated parameter's annotation names, by the
+        #: parameter's (line, col): ``mesh: jax.sharding.Mesh`` (``_class_findings``).
+        self.annotated: dict[tuple[int, int], str] = {}
         self.elifs: set[int] = set()  # the ids of `if` nodes written as `elif`
         self.scopes: list[Scope] = [Scope(False)]
         self.mask = self.full
@@ -332,6 +335,11 @@ class _Resolver(ast.NodeVisitor):
         if not self.future_annotations:
             for annotation in annotation_nodes(node):
                 self.visit(annotation)
+        for argument in parameters(node.args):
+            if argument.annotation is not None:
+                path = self.path_of(argument.annotation)
+                if path is not None:
+                    self.annotated[argument.lineno, argument.col_offset + 1] = path
         self.bind(node.name, None)
         self.track_helper(node)
         mask = self.mask & _marked_releases(node.decorator_list)
@@ -624,8 +632,11 @@ def _looks_names_up(body: list[ast.stmt]) -> bool:
     return True
 
 
-def resolve_file(tree: ast.Module, lines: Sequence[str]) -> tuple[list[Use], list[Gate]]:
-    """The JAX and jaxcompat uses and the version gates of one file, parsed as `tree` from
+def resolve_file(
+    tree: ast.Module, lines: Sequence[str]
+) -> tuple[list[Use], list[Gate], dict[tuple[int, int], str]]:
+    """The JAX and jaxcompat uses, the version gates and the annotated parameters (the path
+    each one's annotation names, by its line and column) of one file, parsed as `tree` from
     the source `lines` (``source_lines``: cut at the line ends Python counts)."""
     future = any(
         isinstance(s, ast.ImportFrom)
@@ -636,4 +647,4 @@ def resolve_file(tree: ast.Module, lines: Sequence[str]) -> tuple[list[Use], lis
     resolver = _Resolver(future, lines)
     resolver.statements(tree.body)
     resolver.run_deferred()
-    return resolver.uses, resolver.gates
+    return resolver.uses, resolver.gates, resolver.annotated

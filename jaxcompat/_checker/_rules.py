@@ -679,7 +679,12 @@ def _dead_or_needed_gate(gate: Gate, effective: int) -> Finding:
 
 
 def findings(
-    uses: list[Use], gates: list[Gate], scope: int, tree: ast.Module | None = None, source: str = ""
+    uses: list[Use],
+    gates: list[Gate],
+    scope: int,
+    tree: ast.Module | None = None,
+    source: str = "",
+    annotated: dict[tuple[int, int], str] | None = None,
 ) -> list[Finding]:
     """Every finding for one file's uses and gates, checked on the rows `scope`; with the
     file's `tree` and `source`, its array attributes (JC060) and JAX class instances'
@@ -693,7 +698,7 @@ def findings(
             found.extend(Finding(*f) for f in config_findings(use, effective))
     if tree is not None:
         found.extend(Finding(*f) for f in array_findings(tree, source, gates, scope))
-        found.extend(Finding(*f) for f in class_findings(tree, uses, gates, scope))
+        found.extend(Finding(*f) for f in class_findings(tree, uses, gates, scope, annotated or {}))
     for gate in gates:
         finding = _gate_finding(gate, scope)
         if finding is not None:

@@ -91,8 +91,10 @@ def _file_findings(source: str, scope: int) -> tuple[list[Finding], list[tuple[i
         warnings.simplefilter("ignore")  # as `check`: a file's own SyntaxWarnings are not ours
         tree = ast.parse(source)
     lines = source_lines(source)
-    uses, gates = resolve_file(tree, lines)
-    found = [f for f in findings(uses, gates, scope, tree, source) if not suppressed(f, lines)]
+    uses, gates, annotated = resolve_file(tree, lines)
+    found = [
+        f for f in findings(uses, gates, scope, tree, source, annotated) if not suppressed(f, lines)
+    ]
     branches = [
         (gate.line, gate.test or gate.kind, gate.truth & gate.mask & scope)
         for gate in gates
