@@ -630,10 +630,12 @@ def typecheck(session: nox.Session, jax: str) -> None:
 
 @nox.session(python="3.11", default=False)
 def docs(session: nox.Session) -> None:
-    """The docs site, built strict into site/: a broken link or anchor fails it.
+    """The docs site, built strict into site/ and looked at in a headless Chromium.
 
-    `mkdocs build --strict` into site/ (git-ignored). The generated pages come from
-    tools/gen_docs.py, through the hook in mkdocs.yml, on every build.
+    `mkdocs build --strict` into site/ (git-ignored): a broken link or anchor fails it. The
+    generated pages come from tools/gen_docs.py, through the hook in mkdocs.yml, on every
+    build. tools/check_site.py then searches the served site for names and old keywords and
+    follows the home page's navigation from disk (it says so where no Chromium is installed).
     """
     # The package with its dependencies (the newest JAX for this Python): the generator reads
     # its data and the check codes' texts through it.
@@ -641,6 +643,7 @@ def docs(session: nox.Session) -> None:
     # NO_MKDOCS_2_WARNING: mkdocs-material 9.8 prints a notice about its successor on every build.
     env = {**RUN_ENV, "NO_MKDOCS_2_WARNING": "1"}
     session.run("mkdocs", "build", "--strict", "--site-dir", "site", env=env)
+    session.run("python", "tools/check_site.py", "site", env=env)
 
 
 @nox.session(python=False, default=False)
