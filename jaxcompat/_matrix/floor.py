@@ -312,8 +312,8 @@ def _holds(outcome: Outcome, reference: Outcome, tests: Tests) -> tuple[bool, st
     return False, f"{said}; {len(lost)} passing on the reference do not: {shown}"
 
 
-def _say(text: str) -> None:
-    print(text, flush=True)
+def _say(text: str, end: str = "\n") -> None:
+    print(text, end=end, flush=True)
 
 
 def main(argv: list[str]) -> int:
@@ -346,8 +346,10 @@ def main(argv: list[str]) -> int:
     declared = library.declared[0]
     _say(f"declared floor: jax>={declared} ({library.pyproject.name}); reference: {reference.jax}")
     began = time.monotonic()
+    # Each row's label is shown before its install and tests (minutes), its outcome after.
+    _say(f"  {reference.jax} (reference): ", end="")
     on_reference = _try(reference, library, tests)
-    _say(f"  {reference.jax} (reference): {on_reference.said}")
+    _say(on_reference.said)
     problem = None
     if not on_reference.installed or (command is not None and not on_reference.succeeded):
         problem = "the tests cannot be judged on the reference"
@@ -363,10 +365,11 @@ def main(argv: list[str]) -> int:
         if library.requires_python is not None and not row.pythons_for(library.requires_python):
             continue
         stepped = time.monotonic()
+        _say(f"  {row.jax}: ", end="")
         outcome = _try(row, library, tests)
         holds, lost = _holds(outcome, on_reference, tests)
         seconds = time.monotonic() - stepped
-        _say(f"  {row.jax}: {outcome.said}{lost} ({seconds:.0f} s){'  <- holds' if holds else ''}")
+        _say(f"{outcome.said}{lost} ({seconds:.0f} s){'  <- holds' if holds else ''}")
         if holds:
             floor = row
             break
