@@ -460,8 +460,10 @@ def module_surface(session: nox.Session, jax: str) -> None:
 
 @nox.session(python=MATRIX[-1].primary, default=False)
 def newest_results(session: nox.Session) -> None:
-    """The newest row's results that every row must give: random samples and keys bit for
-    bit, and the differential test's calls (tests/*_newest.json)."""
+    """Record the newest row's results that every row must give (tests/*_newest.json).
+
+    Random samples and keys bit for bit, and the differential test's calls.
+    """
     _row_session(session, MATRIX[-1].jax, "test")
     for tool in ("random_bits_newest", "key_data_newest", "differential_newest"):
         session.run("python", f"tools/{tool}.py", env=RUN_ENV)

@@ -1,5 +1,6 @@
 """matrix.yml, the backend floors and pyproject.toml agree."""
 
+import ast
 import json
 import re
 import sys
@@ -129,3 +130,20 @@ def test_the_newest_jaxs_samples_are_recorded_from_the_newest_row(recorded, tool
         f"tests/{recorded} records JAX {data['jax']}, the newest row is {newest}: run "
         f"`nox -s newest_results` ({tool})"
     )
+
+
+def test_every_nox_session_is_described_by_a_whole_sentence():
+    # `nox -l` shows the first line of each session's docstring: a sentence cut there reads
+    # as a cut sentence.
+    tree = ast.parse((ROOT / "noxfile.py").read_text())
+    sessions = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and any("session" in ast.unparse(decorator) for decorator in node.decorator_list)
+    ]
+    assert len(sessions) > 10
+    cut = [
+        s.name for s in sessions if not (ast.get_docstring(s) or "").split("\n")[0].endswith(".")
+    ]
+    assert cut == []
