@@ -5,7 +5,7 @@ from __future__ import annotations
 from ._schema import Source, StableName
 
 NAMES: tuple[StableName, ...] = (
-    # --- jax.numpy: keywords renamed in 0.4.30 (min/max, shape), old ones gone later --------
+    # --- jax.numpy: keywords renamed (clip min/max in 0.4.27, reshape shape in 0.4.28) --------
     StableName(
         "numpy.clip",
         (
