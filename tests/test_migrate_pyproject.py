@@ -478,6 +478,14 @@ def test_pip_resolves_where_uv_is_not_installed(project, capsys, monkeypatch):
             "jax.sharding.Mesh) fails on 0.4.13-0.4.35",
         ),
         (
+            # optax 0.2.8's own line: an aval's sharding is 0.5.1's (measured on every row).
+            "import jax\n\ndef f(x):\n    return jax.typeof(x).sharding\n",
+            "0.5.3",
+            "0.5.1",
+            "lib/__init__.py:4:12: JC061 `jax.typeof(x).sharding` (a jax.core.ShapedArray) "
+            "fails on 0.4.13-0.5.0",
+        ),
+        (
             "from jax.experimental.pallas import triton\n",
             "0.5.0",
             "0.4.35",

@@ -157,8 +157,8 @@ def _names_of(path: str) -> dict[str, str]:
     return found
 
 
-#: JAX's public classes whose instances code builds by calling the class (or the factory
-#: ``check`` knows, ``jax.make_mesh``), each with how the probe builds one here. Their
+#: JAX's public classes whose instances code builds by calling the class (or a factory
+#: ``check`` knows: ``jax.make_mesh``, ``jax.typeof``), each with how the probe builds one. Their
 #: attributes are recorded per row: ``ShapeDtypeStruct(...).sharding`` raises on 0.4.13,
 #: ``Mesh(...).axis_types`` first exists in 0.4.36.
 CLASS_EXAMPLES: dict[str, Callable[[Any, Any], Any]] = {
@@ -170,6 +170,10 @@ CLASS_EXAMPLES: dict[str, Callable[[Any, Any], Any]] = {
     "jax.sharding.PartitionSpec": lambda jax, np: jax.sharding.PartitionSpec("x", None),
     "jax.sharding.SingleDeviceSharding": lambda jax, np: jax.sharding.SingleDeviceSharding(
         jax.devices()[0]
+    ),
+    # What jax.typeof (jax.core.get_aval before 0.5.3) returns for an array.
+    "jax.core.ShapedArray": lambda jax, np: (getattr(jax, "typeof", None) or jax.core.get_aval)(
+        jax.numpy.zeros(2, np.float32)
     ),
 }
 

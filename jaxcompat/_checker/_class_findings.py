@@ -29,8 +29,13 @@ from ._uses import Gate, Use
 
 __all__ = ["FACTORIES", "class_findings"]
 
-#: Functions whose result is an instance of a JAX class, by the class's path.
-FACTORIES = {"jax.make_mesh": "jax.sharding.Mesh"}
+#: Functions whose result is an instance of a JAX class, by the class's path: an array's
+#: ``jax.typeof`` (``jaxcompat.typeof`` before 0.5.3) is a ShapedArray.
+FACTORIES = {
+    "jax.make_mesh": "jax.sharding.Mesh",
+    "jax.typeof": "jax.core.ShapedArray",
+    "jax.core.get_aval": "jax.core.ShapedArray",
+}
 
 _FAILS = ".r"
 _WARNS = "MP"

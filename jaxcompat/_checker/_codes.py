@@ -194,13 +194,13 @@ CLASS_ATTRIBUTE = Code(
     "class-attribute",
     "An attribute or method of an instance of one of JAX's public classes that some "
     "releases in the range lack or warn on: jax.ShapeDtypeStruct(...).sharding raises "
-    "AttributeError on 0.4.13, jax.sharding.Mesh(...).axis_types exists from 0.4.36. The "
-    "checker "
-    "knows the instance where the code builds it: a call of the class (or of "
-    "jax.make_mesh, which returns a Mesh), read at once or through a name assigned from "
-    "that call in the same function; and a parameter annotated with the class (mesh: "
-    "jax.sharding.Mesh). An unannotated argument is not followed. "
-    "The releases come from jaxcompat's measurements of each matrix row.",
+    "AttributeError on 0.4.13, jax.sharding.Mesh(...).axis_types exists from 0.4.36, "
+    "jax.typeof(x).sharding from 0.5.1. The checker knows the instance where the code "
+    "builds it: a call of the class (or of jax.make_mesh, which returns a Mesh, or "
+    "jax.typeof, a ShapedArray), read at once or through a name assigned from that call in "
+    "the same function; and a parameter annotated with the class (mesh: "
+    "jax.sharding.Mesh). An unannotated argument is not followed. The releases come from "
+    "jaxcompat's measurements of each matrix row.",
     holds_floor=True,
 )
 
