@@ -17,6 +17,8 @@ AttributeError`` or under ``if hasattr(obj, "name")`` is the code's own handling
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 from collections.abc import Iterator
 
 from ._api import first_good_row
@@ -68,10 +70,16 @@ class _Finder(GatedWalk):
         gates: list[Gate],
         built: dict[tuple[int, int], str],
         annotated: dict[tuple[int, int], str],
+        attribute_lines: list[int],
     ) -> None:
         super().__init__(gates)
         self.built = built  # (line, col) of a call's function -> the class it builds
         self.annotated = annotated  # (line, col) of a parameter -> the class annotating it
+        # A function or class is walked only where its span holds a line where an instance can
+        # start (a name never leaks into a nested function) and one that reads an attribute
+        # of the data's by name: most hold neither.
+        self.instance_lines = sorted({line for line, _ in [*built, *annotated]})
+        self.attribute_lines = attribute_lines
         classes = {*built.values(), *annotated.values()}
         self.guarded_names = frozenset(name for path in classes for name in class_attributes(path))
         self.names: list[dict[str, str]] = [{}]  # per function: local name -> class
@@ -97,7 +105,16 @@ class _Finder(GatedWalk):
                 if isinstance(name, ast.Name):
                     self.names[-1].pop(name.id, None)
 
+    def may_hold_findings(self, node: ast.stmt | ast.expr) -> bool:
+        end = node.end_lineno or node.lineno
+        return _any_within(self.instance_lines, node.lineno, end) and _any_within(
+            self.attribute_lines, node.lineno, end
+        )
+
     def visit(self, node: ast.AST, mask: int, handled: frozenset[str]) -> None:
+        scopes = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+        if isinstance(node, scopes) and not self.may_hold_findings(node):
+            return
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             arguments = parameters(node.args)
             where = ((a.arg, (a.lineno, a.col_offset + 1)) for a in arguments)
@@ -132,8 +149,29 @@ class _Finder(GatedWalk):
                 self.found.append((built, node.attr, shown, node.lineno, node.col_offset + 1, mask))
 
 
+def _any_within(lines: list[int], first: int, last: int) -> bool:
+    """Whether the sorted `lines` hold one in [first, last]."""
+    at = bisect.bisect_left(lines, first)
+    return at < len(lines) and lines[at] <= last
+
+
+def _lines_reading(source: str, names: set[str]) -> list[int]:
+    """The lines of `source` where ``x.name`` or ``f(...).name`` is written for one of
+    `names`, in order (the objects the finder follows: a name or a call; never a literal's,
+    ``", ".join``)."""
+    alternatives = "|".join(sorted(map(re.escape, names)))
+    pattern = re.compile(r"[\w)]\s*\.\s*(?:" + alternatives + r")\b")
+    lines, line, counted = [], 1, 0
+    for match in pattern.finditer(source):
+        line += source.count("\n", counted, match.start())
+        counted = match.start()
+        lines.append(line)
+    return lines
+
+
 def class_findings(
     tree: ast.Module,
+    source: str,
     uses: list[Use],
     gates: list[Gate],
     scope: int,
@@ -148,9 +186,13 @@ def class_findings(
             if path is not None:
                 built[use.line, use.col] = path
     classes = {at: c for at, path in annotated.items() if (c := _recorded_class(path))}
-    if not built and not classes:
-        return  # most files build and annotate no such instance: no walk at all
-    finder = _Finder(gates, built, classes)
+    read = {
+        name for path in {*built.values(), *classes.values()} for name in class_attributes(path)
+    }
+    attribute_lines = _lines_reading(source, read) if read else []
+    if not attribute_lines:
+        return  # most files read no attribute those classes changed: no walk at all
+    finder = _Finder(gates, built, classes, attribute_lines)
     for statement in tree.body:
         finder.visit(statement, scope, frozenset())
     for path, name, owner, line, col, mask in finder.found:

@@ -698,7 +698,9 @@ def findings(
             found.extend(Finding(*f) for f in config_findings(use, effective))
     if tree is not None:
         found.extend(Finding(*f) for f in array_findings(tree, source, gates, scope))
-        found.extend(Finding(*f) for f in class_findings(tree, uses, gates, scope, annotated or {}))
+        found.extend(
+            Finding(*f) for f in class_findings(tree, source, uses, gates, scope, annotated or {})
+        )
     for gate in gates:
         finding = _gate_finding(gate, scope)
         if finding is not None:
