@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from ._api import first_good_row
 from ._codes import ARRAY_ATTRIBUTE_BY_NAME
 from ._gated_walk import GatedWalk
-from ._module_data import array_attribute
-from ._ranges import describe
+from ._module_data import array_attribute, attribute_rows
+from ._ranges import fails_and_warns
 from ._uses import Gate
 
 __all__ = ["BY_NAME", "SHARED_BY_NAME", "array_findings"]
@@ -54,14 +54,6 @@ SHARED_BY_NAME = {
 }
 
 OTHER_TENSOR_LIBRARIES = frozenset({"torch", "tensorflow", "cupy", "mxnet", "paddle"})
-
-_STATUS_FAILS = ".r"
-_STATUS_WARNS = "MP"
-
-
-def _rows_where(chars: str, statuses: str) -> int:
-    return sum(1 << index for index, char in enumerate(chars) if char in statuses)
-
 
 #: What a file's text holds where it may use one of BY_NAME (``.device()``: the call written
 #: without spaces, as every formatter writes it): most files hold none, and are not walked.
@@ -155,20 +147,17 @@ def array_findings(
         chars = array_attribute(name)
         if chars is None:
             continue
-        fails = _rows_where(chars, _STATUS_FAILS) & mask
-        warns = _rows_where(chars, _STATUS_WARNS) & mask
+        fails, warns = (rows & mask for rows in attribute_rows(chars))
         if not fails | warns:
             continue
         shown = f"{owner}.{name}"
-        parts = [f"fails on {describe(fails)}"] if fails else []
-        if warns:
-            parts.append(f"emits a DeprecationWarning on {describe(warns)}")
         floor = first_good_row(fails | warns, mask) if (fails | warns) & mask & -mask else None
         fix = names[name].format(x=owner)
         fix = fix or (f"raise the floor to jax>={floor}" if floor else "move off it")
         if floor and names[name]:
             fix += f", or raise the floor to jax>={floor}"
         message = (
-            f"`{shown}` (by name: a guess that `{owner}` is a JAX array) {', '.join(parts)}; {fix}"
+            f"`{shown}` (by name: a guess that `{owner}` is a JAX array) "
+            f"{fails_and_warns(fails, warns)}; {fix}"
         )
         yield line, col, ARRAY_ATTRIBUTE_BY_NAME.code, message, fails | warns

@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from ._api import first_good_row
 from ._codes import CLASS_ATTRIBUTE
 from ._gated_walk import GatedWalk
-from ._module_data import class_attributes
-from ._ranges import describe
+from ._module_data import attribute_rows, class_attributes
+from ._ranges import fails_and_warns
 from ._scopes import parameters
 from ._uses import Gate, Use
 
@@ -38,13 +38,6 @@ FACTORIES = {
     "jax.typeof": "jax.core.ShapedArray",
     "jax.core.get_aval": "jax.core.ShapedArray",
 }
-
-_FAILS = ".r"
-_WARNS = "MP"
-
-
-def _rows_where(chars: str, statuses: str) -> int:
-    return sum(1 << index for index, char in enumerate(chars) if char in statuses)
 
 
 def _jax_path(path: str) -> str:
@@ -196,16 +189,11 @@ def class_findings(
     for statement in tree.body:
         finder.visit(statement, scope, frozenset())
     for path, name, owner, line, col, mask in finder.found:
-        chars = class_attributes(path)[name]
-        fails = _rows_where(chars, _FAILS) & mask
-        warns = _rows_where(chars, _WARNS) & mask
+        fails, warns = (rows & mask for rows in attribute_rows(class_attributes(path)[name]))
         if not fails | warns:
             continue
-        parts = [f"fails on {describe(fails)}"] if fails else []
-        if warns:
-            parts.append(f"emits a DeprecationWarning on {describe(warns)}")
         bad = fails | warns
         floor = first_good_row(bad, mask) if bad & mask & -mask else None  # bad from the start
         fix = f"raise the floor to jax>={floor}" if floor else "move off it"
-        message = f"`{owner}.{name}` (a {path}) {', '.join(parts)}; {fix}"
+        message = f"`{owner}.{name}` (a {path}) {fails_and_warns(fails, warns)}; {fix}"
         yield line, col, CLASS_ATTRIBUTE.code, message, bad

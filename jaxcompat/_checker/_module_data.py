@@ -86,6 +86,13 @@ def array_attribute(name: str) -> str | None:
     return found
 
 
+def attribute_rows(chars: str) -> tuple[int, int]:
+    """(the rows where reading the attribute fails, those where it warns) of an ``array`` or
+    ``classes`` entry: ``.`` (absent) and ``r`` (raises) fail, ``M`` and ``P`` warn; ``-`` (the
+    row lacks the class, which the class name's own finding says) is neither."""
+    return _mask(chars, ".r"), _mask(chars, "MP")
+
+
 def class_attributes(path: str) -> dict[str, str]:
     """For JAX class `path`, each attribute of its instances that some release lacks or warns
     on: one character per row, as :func:`array_attribute`'s, ``-`` where the row lacks the

@@ -28,6 +28,7 @@ __all__ = [
     "RangeError",
     "describe",
     "every_row_mask",
+    "fails_and_warns",
     "leading_name",
     "range_for_file",
     "release_tuples",
@@ -73,6 +74,15 @@ def describe(mask: int) -> str:
         runs.append(names[index] if end == index else f"{names[index]}-{names[end]}")
         index = end + 1
     return ", ".join(runs)
+
+
+def fails_and_warns(fails: int, warns: int) -> str:
+    """``fails on 0.4.13-0.4.26, emits a DeprecationWarning on 0.4.27``: either part alone
+    where the other has no row."""
+    parts = [f"fails on {describe(fails)}"] if fails else []
+    if warns:
+        parts.append(f"emits a DeprecationWarning on {describe(warns)}")
+    return ", ".join(parts)
 
 
 def spec_mask(text: str, origin: str) -> int:
