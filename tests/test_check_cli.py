@@ -62,6 +62,26 @@ def test_exit_codes(in_tmp, capsys):
     assert run(capsys, "broken.py", "--jax", ">=0.4.25")[0] == 0
 
 
+def test_a_gate_still_needed_does_not_fail_the_check(in_tmp, capsys):
+    # Both branches of the gate run on the range: the code works, and a CI job that runs
+    # `check` right after a correct port stays green.
+    gate = "import jax\nif jax.__version_info__ >= (0, 5, 3):\n    x = 1\nelse:\n    x = 2\n"
+    write(in_tmp, "gate.py", gate)
+    code, out, _ = run(capsys, "gate.py")
+    assert code == 0
+    assert out.splitlines()[0].startswith("gate.py:2:1: JC034 this version gate is still needed")
+    assert out.splitlines()[-1] == (
+        "Found 1 finding (JC034: 1) in 1 file (5 lines); JC034 (gate-still-needed) findings "
+        "describe working code and do not fail the check."
+    )
+    code, out, _ = run(capsys, "gate.py", "--format", "github")
+    assert (code, out.split(" ")[0]) == (0, "::notice")
+    write(in_tmp, "gate.py", gate + "jax.tree.map(f, x)\n")
+    code, out, _ = run(capsys, "gate.py", "--format", "github")
+    assert code == 1
+    assert [line.split(" ")[0] for line in out.splitlines()[:2]] == ["::notice", "::warning"]
+
+
 @uses_fixture
 def test_usage_errors_exit_2(in_tmp, capsys):
     write(in_tmp, "a.py", "x = 1\n")

@@ -538,8 +538,8 @@ def test_gates_are_judged_on_the_range_the_port_declares(library, capsys):
     )
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == (
-        "Migrated 1 of 1 file; removed 0 version gates; 1 finding left for a person (JC034: 1); "
-        "the ported code runs on JAX 0.4.13 and newer once those are fixed."
+        "Migrated 1 of 1 file; removed 0 version gates; kept 1 still needed (JC034); 0 findings "
+        "left for a person; the ported code runs on JAX 0.4.13 and newer."
     )
 
 
@@ -612,11 +612,11 @@ def test_the_range_comes_from_jax_or_the_nearest_pyproject(library, capsys):
         "+if jax.JAX_VERSION < (0, 5, 3):",
         "     raise ImportError('old')",
         no_pyproject(os.path.join("lib", "gate.py")),
-        "left for a person: lib/gate.py:2:1: JC034 this version gate is still needed: "
+        "note: lib/gate.py:2:1: JC034 this version gate is still needed: "
         "`jax.JAX_VERSION < (0, 5, 3)` is true on 0.4.13-0.5.2 and is false on "
         f"0.5.3-{jaxcompat._surface.rows()[-1]}; a floor of jax>=0.5.3 makes it dead",
-        "Would migrate 1 of 1 file; removed 0 version gates; 1 finding left for a person "
-        "(JC034: 1); the ported code runs on JAX 0.4.13 and newer once those are fixed.",
+        "Would migrate 1 of 1 file; removed 0 version gates; kept 1 still needed (JC034); 0 "
+        "findings left for a person; the ported code runs on JAX 0.4.13 and newer.",
     ]
     (library / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=0.5.3"]\n')
     # Left its declared range, the port keeps jax>=0.5.3, where the gate is dead.

@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
     print(render(args.format, reported, errors, files, lines, ranges))
     if errors:
         return 2
-    return 1 if reported else 0
+    return 1 if any(CODES[item.finding.code].fails_check for item in reported) else 0
 
 
 def console() -> int:

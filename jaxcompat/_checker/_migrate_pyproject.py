@@ -132,7 +132,7 @@ class PortEnd:
     pyproject: Path | None  # the nearest pyproject.toml, where the port edits it
     edit: PyprojectEdit | None
     said_first: list[str]  # before the pyproject.toml's own lines (no pyproject.toml above)
-    left: list[str]  # the findings left for a person
+    left: list[str]  # notes on the gates kept, then the findings left for a person
     closing: list[str]  # the summary's closing parts
 
 
@@ -256,6 +256,7 @@ def end_of_port(
         else:
             edit = update(found, floor, installed=not resolved)
     left: list[str] = []
+    kept: list[str] = []  # notes on gates still needed
     codes: Counter[str] = Counter()
     removed = 0
     for file, on_every in zip(ported, on_every_row, strict=True):
@@ -271,18 +272,23 @@ def end_of_port(
         else:
             removed += max(0, file.gates_before - gate_count(on_every))
         for finding in still:
-            codes[finding.code] += 1
             where = f"{file.path}:{finding.line}:{finding.col}"
+            if not CODES[finding.code].fails_check:
+                # A gate both of whose branches run on the declared range: it works.
+                kept.append(f"note: {where}: {finding.code} {finding.message}")
+                continue
+            codes[finding.code] += 1
             left.append(f"left for a person: {where}: {finding.code} {finding.message}")
     counted = ", ".join(f"{code}: {count}" for code, count in sorted(codes.items()))
     closing = [
         f"removed {removed} version gate{'s' if removed != 1 else ''}",
+        *([f"kept {len(kept)} still needed (JC034)"] if kept else []),
         f"{len(left)} finding{'s' if len(left) != 1 else ''} left for a person"
         + (f" ({counted})" if counted else ""),
         f"the ported code runs on JAX {floor} and newer"
         + (" once those are fixed" if left else ""),
     ]
-    return PortEnd(floor, found, edit, said_first, left, closing)
+    return PortEnd(floor, found, edit, said_first, [*kept, *left], closing)
 
 
 def nothing_written(verb: str, changed: int, files: int, problems: int, write: bool) -> int:

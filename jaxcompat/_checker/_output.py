@@ -7,6 +7,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
+from ._codes import CODES
 from ._ranges import describe, row_list
 from ._rules import Finding
 
@@ -35,6 +36,10 @@ def _summary(findings: list[FileFinding], files: int, lines: int, errors: int) -
         + (f" ({per_code})" if per_code else "")
         + f" in {files} file{'s' * (files != 1)} ({lines} lines)"
     )
+    notes = sorted(code for code in counts if not CODES[code].fails_check)
+    if notes:
+        names = ", ".join(f"{code} ({CODES[code].name})" for code in notes)
+        text += f"; {names} findings describe working code and do not fail the check"
     if errors:
         text += f"; {errors} file{'s' * (errors != 1)} could not be checked"
     return text + "."
@@ -86,8 +91,9 @@ def render(
     for item in findings:
         f = item.finding
         if style == "github":
+            level = "warning" if CODES[f.code].fails_check else "notice"
             out.append(
-                f"::warning file={item.file},line={f.line},col={f.col},title={f.code}::"
+                f"::{level} file={item.file},line={f.line},col={f.col},title={f.code}::"
                 f"{_escape(f.message)}"
             )
         else:
