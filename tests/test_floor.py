@@ -111,12 +111,19 @@ def test_the_first_row_where_the_tests_pass_is_the_floor_and_write_raises_it(tmp
         f"declared floor: jax>=0.4.13 (pyproject.toml); reference: {reference.jax}"
     )
     assert out[1] == f"  {reference.jax} (reference): Python {RUNNING}: exit 0"
+    # Five releases below the reference, halved at each try: the middle one fails, so the
+    # floor is above it; the fifth holds, then the fourth does.
     tried = [line.split(":")[0].strip() for line in out[2:-2]]
-    assert tried == [row.jax for row in HERE[:4]]
-    assert out[2].startswith(f"  {start.jax}: Python {RUNNING}: exit 1")
-    assert out[5].startswith(f"  {needed.jax}: Python {RUNNING}: exit 0 (")
-    assert out[5].endswith("<- holds")
-    assert out[-2].startswith(f"the tests pass as on {reference.jax} from jax>={needed.jax} (")
+    assert tried == [HERE[2].jax, HERE[4].jax, needed.jax]
+    assert out[2].startswith(f"  {HERE[2].jax}: Python {RUNNING}: exit 1")
+    assert out[2].endswith(" s)")
+    assert out[3].startswith(f"  {HERE[4].jax}: Python {RUNNING}: exit 0 (")
+    assert out[4].startswith(f"  {needed.jax}: Python {RUNNING}: exit 0 (")
+    assert out[3].endswith("<- holds") and out[4].endswith("<- holds")
+    assert out[-2].startswith(
+        f"the tests pass as on {reference.jax} from jax>={needed.jax} (halving the 5 "
+        "releases below it; "
+    )
     assert out[-1] == (
         f"the declared floor jax>=0.4.13 does not hold: --write raises it to {needed.jax}"
     )
@@ -155,9 +162,10 @@ def test_a_dependency_that_needs_a_newer_jax_fails_the_install_of_the_rows_below
     argv = [str(library), "--from", start.jax, "--reference", reference.jax]
     assert floor.main([*argv, "--command", "python -c pass"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[2].startswith(f"  {start.jax}: Python {RUNNING}: cannot install: ")
-    assert "chexlike" in out[2]
-    assert out[3].startswith("  0.4.27: Python") and out[3].endswith("<- holds")
+    assert out[2].startswith("  0.4.27: Python") and out[2].endswith("<- holds")
+    assert out[3].startswith(f"  {start.jax}: Python {RUNNING}: cannot install: ")
+    assert "chexlike" in out[3]
+    assert out[-1].endswith("--write raises it to 0.4.27")
 
 
 def test_the_reference_must_pass(tmp_path, capsys):

@@ -8,9 +8,11 @@ the install fail rather than upgrade JAX) and the jaxcompat running this command
 library's tests: pytest, or ``--command``.
 
 First on the reference release (by default the newest the declared range admits, the JAX the
-code is written for), to learn which tests pass there; then from the declared floor up, until a
-row installs and passes every test the reference passes. That row is the floor the tests
-prove. ``--write`` raises the pyproject.toml's jax floor to it. Nothing here imports JAX.
+code is written for), to learn which tests pass there; then the rows from the declared floor up
+to it, halved at each try as ``git bisect`` halves commits, for the lowest row that installs
+and passes every test the reference passes (about five tries for thirty rows). That row is
+the floor the tests prove. ``--write`` raises the pyproject.toml's jax floor to it. Nothing
+here imports JAX.
 
 Exit 0 when the declared floor holds, 1 when the tests prove a higher one (written with
 ``--write``), 2 on a usage error or where the reference itself cannot be tested.
@@ -358,12 +360,19 @@ def main(argv: list[str]) -> int:
     if problem is not None:
         print(f"{prog}: {problem}, {reference.jax}: {on_reference.said}", file=sys.stderr)
         return 2
-    floor = reference
-    for row in rows():
-        if not start.release <= row.release < reference.release:
-            continue
-        if library.requires_python is not None and not row.pythons_for(library.requires_python):
-            continue
+    # The releases between are halved at each try, as `git bisect` halves commits: a test
+    # that passes on one release passes on the later ones (a feature JAX added stays), so a
+    # release that holds puts the floor at or below it, one that does not puts it above.
+    between = [
+        row
+        for row in rows()
+        if start.release <= row.release < reference.release
+        and (library.requires_python is None or row.pythons_for(library.requires_python))
+    ]
+    low, high = 0, len(between)  # the floor is between[high], or the reference past the end
+    while low < high:
+        middle = (low + high) // 2
+        row = between[middle]
         stepped = time.monotonic()
         _say(f"  {row.jax}: ", end="")
         outcome = _try(row, library, tests)
@@ -371,10 +380,15 @@ def main(argv: list[str]) -> int:
         seconds = time.monotonic() - stepped
         _say(f"{outcome.said}{lost} ({seconds:.0f} s){'  <- holds' if holds else ''}")
         if holds:
-            floor = row
-            break
+            high = middle
+        else:
+            low = middle + 1
+    floor = between[high] if high < len(between) else reference
     minutes = (time.monotonic() - began) / 60
-    _say(f"the tests pass as on {reference.jax} from jax>={floor.jax} ({minutes:.1f} min)")
+    _say(
+        f"the tests pass as on {reference.jax} from jax>={floor.jax} (halving the "
+        f"{len(between)} release{'s' * (len(between) != 1)} below it; {minutes:.1f} min)"
+    )
     if floor.release <= _row(declared, "the declared floor").release:
         _say(f"the declared floor jax>={declared} holds")
         return 0
