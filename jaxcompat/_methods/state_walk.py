@@ -35,8 +35,27 @@ from .._backends._common.jit_object import PjitFunction
 #: How deep the walk through ``self``'s state goes before it gives up with a ValueError.
 MAX_STATE_DEPTH = 200
 
-# What the walk does with a value, decided once per type (see _kind_of).
-ATOM, ARRAY, LIST, TUPLE, DICT, OBJECT, PYTREE, VALUE, IDENTITY, SET, NO_VALUE = range(11)
+
+class Kind(enum.IntEnum):
+    """What the walk does with a value, decided once per type (see _kind_of).
+
+    An IntEnum, so a kind in a static key hashes and compares as its int does, in C.
+    """
+
+    ATOM = 0  # a number, string, None...: compared as it is
+    ARRAY = 1  # a JAX or NumPy array or a tracer: an argument of the traced function
+    LIST = 2  # walked into; it can change in place
+    TUPLE = 3  # walked into
+    DICT = 4  # walked into; it can change in place
+    OBJECT = 5  # a dataclass, or an instance with a __dict__ or slots: attributes walked
+    PYTREE = 6  # a registered pytree node: its children walked
+    VALUE = 7  # hashable with its own __hash__: compared by its own == and hash
+    IDENTITY = 8  # a function, class, module, lock: compared by identity
+    SET = 9  # compared as a frozenset of its items
+    NO_VALUE = 10  # nothing to compare (an iterator, an open file): stood in for
+
+
+ATOM, ARRAY, LIST, TUPLE, DICT, OBJECT, PYTREE, VALUE, IDENTITY, SET, NO_VALUE = Kind
 MUTABLE_KINDS = frozenset({LIST, DICT, OBJECT})
 NODE_KINDS = frozenset({LIST, TUPLE, DICT, OBJECT, PYTREE})
 
@@ -75,7 +94,7 @@ def _is_pytree_node(value: Any) -> bool:
     return not (len(children) == 1 and children[0] is value)
 
 
-def _kind_of(cls: type, sample: Any) -> int:
+def _kind_of(cls: type, sample: Any) -> Kind:
     if cls in ATOMIC_TYPES:
         return ATOM
     if getattr(cls, "_jaxcompat_compare_by_identity", False):  # jaxcompat's own machinery
@@ -110,10 +129,10 @@ def _kind_of(cls: type, sample: Any) -> int:
     return NO_VALUE  # compares by value, yet is neither hashable nor inspectable
 
 
-_KINDS: dict[type, int] = {}
+_KINDS: dict[type, Kind] = {}
 
 
-def kind(value: Any) -> int:
+def kind(value: Any) -> Kind:
     cls = type(value)
     found = _KINDS.get(cls)
     if found is None:
@@ -205,7 +224,7 @@ def refusal(path: Path, value: Any, why: str, context: str = _IN_STATE) -> State
     )
 
 
-def value_kind_of(value: Any) -> int:
+def value_kind_of(value: Any) -> Kind:
     """VALUE if the object's own hash and == work on it; else how else to walk it."""
     try:
         hash(value)
