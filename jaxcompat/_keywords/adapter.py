@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._dispatch import installed_release_in
-from .._stable_names.keyword_kinds import NOT_ADAPTED_YET, KeywordRule, helper_name
+from .._stable_names.keyword_kinds import NOT_ADAPTED_YET, Helper, KeywordRule, helper_name
 from .._stable_names.keywords import KEYWORD_RULES, rule_for
 from .._surface import parameter_names
 from .values import (
@@ -241,7 +241,7 @@ def accept_newest_keywords(
                         f"jaxcompat.{public_path}() got multiple values for argument {name!r}"
                     )
                 kwargs[name] = value
-        honoured: dict[str, dict[str, Any]] = {}  # helper -> the values it honours
+        honoured: dict[Helper, dict[str, Any]] = {}  # helper -> the values it honours
         for name, (first, rule) in missing.items():
             if name not in kwargs or (
                 rule.new_values is not None
@@ -252,9 +252,10 @@ def accept_newest_keywords(
             value = kwargs.pop(name)
             if is_default(value, rule.default) or places_nothing(name, value):
                 continue  # the same as leaving it out
-            if rule.other_values not in helpers:
+            named = helper_name(rule)
+            if named is None:
                 raise refusal(public_path, jax_path, name, first, rule, name in own.parameters)
-            honoured.setdefault(rule.other_values, {})[name] = value
+            honoured.setdefault(named, {})[name] = value
         target = namespace.get(attribute, function)
         for helper_path, values in honoured.items():
             target = functools.partial(helpers[helper_path], target, jax_path, values)

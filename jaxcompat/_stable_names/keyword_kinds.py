@@ -10,19 +10,20 @@ Passing a rule's default is always the same as leaving the keyword out. Another 
 * ``REFUSED_BY_NEWEST``: a NotImplementedError, as the newest JAX raises for it too;
 * ``NOT_ADAPTED_YET``: a TypeError naming the first release, for any value (see
   ``keywords.rule_for``);
-* anything else: honoured, by the helper the rule names as ``module:function`` under
-  ``jaxcompat`` (``"_keywords.newest_keyword_helpers:placed_on_device"``: the result is put
+* a :class:`Helper`: honoured, by the function it names as ``module:function`` under
+  ``jaxcompat`` (``Helper("_keywords.newest_keyword_helpers:placed_on_device")``: the result is put
   on the device or sharding given, as the newest ``device=`` does), which composes the newest
   behaviour from the release's own function. ``_keywords/adapter.py`` imports it on the
   first wrap that needs it.
 
-The three outcomes are plain strings rather than helpers because they are read as data: by
-the adapter, by ``jaxcompat check`` and by the docs generator, none of which may import JAX
-to learn them. Plain data: imports nothing from JAX.
+The refusals and helpers are plain data rather than functions because they are read as data:
+by the adapter, by ``jaxcompat check`` and by the docs generator, none of which may import
+JAX to learn them. Plain data: imports nothing from JAX.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,13 +33,32 @@ __all__ = [
     "REFUSALS",
     "REFUSED_BY_NEWEST",
     "UNSUPPORTED",
+    "Helper",
     "KeywordRule",
+    "Refusal",
     "helper_name",
 ]
 
-UNSUPPORTED = "unsupported"
-NOT_ADAPTED_YET = "not adapted yet"
-REFUSED_BY_NEWEST = "refused by the newest"
+
+class Refusal(enum.Enum):
+    """What a rule does with another value than its default where no helper honours it."""
+
+    UNSUPPORTED = "unsupported"
+    NOT_ADAPTED_YET = "not adapted yet"
+    REFUSED_BY_NEWEST = "refused by the newest"
+
+
+UNSUPPORTED = Refusal.UNSUPPORTED
+NOT_ADAPTED_YET = Refusal.NOT_ADAPTED_YET
+REFUSED_BY_NEWEST = Refusal.REFUSED_BY_NEWEST
+
+
+class Helper(str):
+    """The function that honours a rule's other values, ``"module:function"`` under
+    ``jaxcompat``: its name, so that this data imports no JAX (``adapter.helper`` imports it
+    on the first wrap that needs it). A str, so that looking it up costs what a str does."""
+
+    __slots__ = ()
 
 
 class _NoDefault:
@@ -57,10 +77,8 @@ class KeywordRule:
     """What a newest parameter becomes before the first release whose function names it."""
 
     parameter: str
-    #: What a value other than the default becomes: ``UNSUPPORTED``, ``REFUSED_BY_NEWEST``,
-    #: ``NOT_ADAPTED_YET``, or the helper that honours it, ``"module:function"`` under
-    #: ``jaxcompat`` (a string, so that this data imports no JAX: see ``helper_name``).
-    other_values: str
+    #: What a value other than the default becomes: a refusal, or the helper that honours it.
+    other_values: Refusal | Helper
     #: Why, said after "JAX X.Y.Z ..." (UNSUPPORTED) or after the refusal (REFUSED_BY_NEWEST).
     reason: str = ""
     #: The newest default: passing it is the same as leaving the keyword out.
@@ -88,10 +106,9 @@ class KeywordRule:
 
 
 #: The outcomes of a rule that are not a helper.
-REFUSALS = frozenset({UNSUPPORTED, REFUSED_BY_NEWEST, NOT_ADAPTED_YET})
+REFUSALS = frozenset(Refusal)
 
 
-def helper_name(rule: KeywordRule) -> str | None:
-    """The ``module:function`` (under ``jaxcompat``) that honours ``rule``'s other values, or
-    None where the rule refuses them."""
-    return None if rule.other_values in REFUSALS else rule.other_values
+def helper_name(rule: KeywordRule) -> Helper | None:
+    """The helper that honours ``rule``'s other values, or None where the rule refuses them."""
+    return rule.other_values if isinstance(rule.other_values, Helper) else None

@@ -5,7 +5,7 @@ api_surface`) lists, for every callable, the keyword parameters of its newest si
 some older row's signature lacks, with the first release that names each. A rule below says
 what such a parameter becomes on a release before that one: a refusal
 (``keyword_kinds.py``), or the helper that honours it, named ``module:function`` under
-``jaxcompat`` (``"_keywords.numpy:filled_to_size"``, in ``jaxcompat/_keywords/numpy.py``); a
+``jaxcompat`` (``Helper("_keywords.numpy:filled_to_size")``, in ``jaxcompat/_keywords/numpy.py``); a
 parameter with no rule is not adapted yet. Wherever the release's own function names the
 parameter, the name is JAX's own object and no rule applies.
 
@@ -25,7 +25,14 @@ from __future__ import annotations
 from typing import Any
 
 from .class_keywords import CLASS_PATHS
-from .keyword_kinds import NO_DEFAULT, NOT_ADAPTED_YET, REFUSED_BY_NEWEST, UNSUPPORTED, KeywordRule
+from .keyword_kinds import (
+    NO_DEFAULT,
+    NOT_ADAPTED_YET,
+    REFUSED_BY_NEWEST,
+    UNSUPPORTED,
+    Helper,
+    KeywordRule,
+)
 
 __all__ = ["CLEAR_ERROR_CALLABLES", "CLEAR_ERROR_MODULES", "KEYWORD_RULES", "rule_for"]
 
@@ -99,7 +106,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # make_array_from_callback ("cannot be called within a traced context"); 0.4.25 fixed it.
     KeywordRule(
         "device",
-        "_keywords.newest_keyword_helpers:placed_on_device",
+        Helper("_keywords.newest_keyword_helpers:placed_on_device"),
         paths=_CREATION,
         fixed_in="0.4.25",
     ),
@@ -109,33 +116,33 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # elements keep their order, as the newest does).
     KeywordRule(
         "stable",
-        "_keywords.newest_keyword_helpers:sorted_as_asked",
+        Helper("_keywords.newest_keyword_helpers:sorted_as_asked"),
         default=True,
         paths=frozenset({"jax.numpy.sort", "jax.numpy.argsort"}),
     ),
     KeywordRule(
         "descending",
-        "_keywords.newest_keyword_helpers:sorted_as_asked",
+        Helper("_keywords.newest_keyword_helpers:sorted_as_asked"),
         default=False,
         paths=frozenset({"jax.numpy.sort", "jax.numpy.argsort"}),
     ),
     # JAX 0.4.29: the array API's correction= of std and var is ddof under another name.
     KeywordRule(
         "correction",
-        "_keywords.newest_keyword_helpers:correction_as_ddof",
+        Helper("_keywords.newest_keyword_helpers:correction_as_ddof"),
         paths=frozenset({"jax.numpy.std", "jax.numpy.var"}),
     ),
     # JAX 0.5.1: keystr(simple=, separator=) joins the keys' simple texts ("0", "foo", "bar")
     # with the separator; before, it joined their full texts ("[0]", "['foo']", ".bar").
     KeywordRule(
         "simple",
-        "_keywords.newest_keyword_helpers:keys_joined_as_asked",
+        Helper("_keywords.newest_keyword_helpers:keys_joined_as_asked"),
         default=False,
         paths=frozenset({"jax.tree_util.keystr"}),
     ),
     KeywordRule(
         "separator",
-        "_keywords.newest_keyword_helpers:keys_joined_as_asked",
+        Helper("_keywords.newest_keyword_helpers:keys_joined_as_asked"),
         default="",
         paths=frozenset({"jax.tree_util.keystr"}),
     ),
@@ -145,7 +152,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # "sequential_unrolled", which 0.4.35-0.5.0 refuse.
     KeywordRule(
         "vmap_method",
-        "_keywords.callbacks:vmap_method_as_vectorized",
+        Helper("_keywords.callbacks:vmap_method_as_vectorized"),
         paths=frozenset({"jax.pure_callback"}),
         fixed_in="0.5.1",
     ),
@@ -161,7 +168,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # traced negative index to XLA, which clamps it to 0, and refuses a static one (an int).
     KeywordRule(
         "allow_negative_indices",
-        "_keywords.newest_keyword_helpers:negative_indices_as_allowed",
+        Helper("_keywords.newest_keyword_helpers:negative_indices_as_allowed"),
         default=True,
         paths=frozenset(
             f"jax.lax.{name}"
@@ -177,7 +184,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # too: False clamps it to 0, where 0.5.3-0.10.0 refuse it.
     KeywordRule(
         "allow_negative_indices",
-        "_keywords.newest_keyword_helpers:negative_indices_as_allowed",
+        Helper("_keywords.newest_keyword_helpers:negative_indices_as_allowed"),
         default=True,
         paths=frozenset({"jax.lax.dynamic_index_in_dim", "jax.lax.dynamic_update_index_in_dim"}),
         fixed_in="0.10.1",
@@ -186,33 +193,33 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # scan over the batches, and the remainder with vmap after.
     KeywordRule(
         "batch_size",
-        "_keywords.newest_keyword_helpers:mapped_in_batches",
+        Helper("_keywords.newest_keyword_helpers:mapped_in_batches"),
         paths=frozenset({"jax.lax.map"}),
     ),
     # JAX 0.4.27: nn.logsumexp(where=) leaves out the elements where it is False; before,
     # b= (a weight, 0 leaves an element out) does the same.
     KeywordRule(
         "where",
-        "_keywords.newest_keyword_helpers:masked_as_zero_weight",
+        Helper("_keywords.newest_keyword_helpers:masked_as_zero_weight"),
         paths=frozenset({"jax.nn.logsumexp"}),
     ),
     # JAX 0.9.1: argsort(dtype=) is the indices' dtype; before, the default integer.
     KeywordRule(
         "dtype",
-        "_keywords.newest_keyword_helpers:indices_of_the_dtype",
+        Helper("_keywords.newest_keyword_helpers:indices_of_the_dtype"),
         paths=frozenset({"jax.numpy.argsort"}),
     ),
     # JAX 0.8.1: cov and corrcoef (dtype=) compute in a float or complex dtype given.
     KeywordRule(
         "dtype",
-        "_keywords.newest_keyword_helpers:computed_in_the_dtype",
+        Helper("_keywords.newest_keyword_helpers:computed_in_the_dtype"),
         paths=frozenset({"jax.numpy.cov", "jax.numpy.corrcoef"}),
     ),
     # JAX 0.5.3: unique(sorted=) is "unused by JAX" (its docstring): any value gives the
     # sorted unique values, as every release does.
     KeywordRule(
         "sorted",
-        "_keywords.newest_keyword_helpers:unused_by_newest",
+        Helper("_keywords.newest_keyword_helpers:unused_by_newest"),
         default=True,
         paths=frozenset({"jax.numpy.unique"}),
     ),
@@ -220,7 +227,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # a new array (before 0.4.30, jaxcompat's reshape adapter takes copy= itself).
     KeywordRule(
         "copy",
-        "_keywords.newest_keyword_helpers:unused_by_newest",
+        Helper("_keywords.newest_keyword_helpers:unused_by_newest"),
         paths=frozenset({"jax.numpy.reshape"}),
     ),
     # JAX 0.4.24: unique(equal_nan=) (default True); before, all NaNs always count as one.
@@ -235,7 +242,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # functions do.
     KeywordRule(
         "device",
-        "_keywords.newest_keyword_helpers:placed_on_device",
+        Helper("_keywords.newest_keyword_helpers:placed_on_device"),
         paths=frozenset({"jax.numpy.fft.fftfreq", "jax.numpy.fft.rfftfreq"}),
     ),
     # JAX 0.4.24: cholesky(upper=) gives the upper factor, the conjugate transpose of the
@@ -244,14 +251,14 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # release does: they factor (a + a^H) / 2), False is lax's own option.
     KeywordRule(
         "upper",
-        "_keywords.linalg:factored_as_asked",
+        Helper("_keywords.linalg:factored_as_asked"),
         default=False,
         paths=frozenset({"jax.numpy.linalg.cholesky"}),
         fixed_in="0.4.25",
     ),
     KeywordRule(
         "symmetrize_input",
-        "_keywords.linalg:factored_as_asked",
+        Helper("_keywords.linalg:factored_as_asked"),
         default=True,
         paths=frozenset({"jax.numpy.linalg.cholesky", "jax.numpy.linalg.eigvalsh"}),
     ),
@@ -259,16 +266,20 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # values, and the old name stays); JAX 0.10.1 added matrix_rank(hermitian=), whose
     # singular values come from svd(hermitian=True), which every release has.
     KeywordRule(
-        "rtol", "_keywords.linalg:rank_as_asked", paths=frozenset({"jax.numpy.linalg.matrix_rank"})
+        "rtol",
+        Helper("_keywords.linalg:rank_as_asked"),
+        paths=frozenset({"jax.numpy.linalg.matrix_rank"}),
     ),
     KeywordRule(
         "hermitian",
-        "_keywords.linalg:rank_as_asked",
+        Helper("_keywords.linalg:rank_as_asked"),
         default=False,
         paths=frozenset({"jax.numpy.linalg.matrix_rank"}),
     ),
     KeywordRule(
-        "rtol", "_keywords.linalg:tolerance_as_rtol", paths=frozenset({"jax.numpy.linalg.pinv"})
+        "rtol",
+        Helper("_keywords.linalg:tolerance_as_rtol"),
+        paths=frozenset({"jax.numpy.linalg.pinv"}),
     ),
     # JAX 0.4.28: linalg.matmul, tensordot and vecdot take precision= and
     # preferred_element_type=; from 0.4.24 (the array API) each is the jax.numpy function
@@ -276,7 +287,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            "_keywords.linalg:as_the_numpy_function",
+            Helper("_keywords.linalg:as_the_numpy_function"),
             paths=frozenset(
                 f"jax.numpy.linalg.{name}" for name in ("matmul", "tensordot", "vecdot")
             ),
@@ -286,7 +297,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.8.1: top_k(axis=) takes the top k along any axis; before, along the last one.
     KeywordRule(
         "axis",
-        "_keywords.newest_keyword_helpers:top_k_along_axis",
+        Helper("_keywords.newest_keyword_helpers:top_k_along_axis"),
         default=-1,
         paths=frozenset({"jax.lax.top_k"}),
     ),
@@ -298,7 +309,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            "_keywords.arrays:copied_as_asked",
+            Helper("_keywords.arrays:copied_as_asked"),
             default=default,
             paths=frozenset({"jax.device_put"}),
             fixed_in="0.6.0",
@@ -310,7 +321,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # shards' dtype must be the one given (every process of a single-process run has one).
     KeywordRule(
         "dtype",
-        "_keywords.arrays:checked_against_the_shards",
+        Helper("_keywords.arrays:checked_against_the_shards"),
         paths=frozenset(
             {"jax.make_array_from_callback", "jax.make_array_from_single_device_arrays"}
         ),
@@ -319,7 +330,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # canonicalize_dtype's allow_opaque_dtype= with them.
     KeywordRule(
         "allow_extended_dtype",
-        "_keywords.arrays:extended_as_opaque",
+        Helper("_keywords.arrays:extended_as_opaque"),
         default=False,
         paths=frozenset({"jax.dtypes.canonicalize_dtype"}),
     ),
@@ -329,7 +340,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # install with JAX 0.4.26 and newer).
     KeywordRule(
         "allow_pickle",
-        "_keywords.arrays:pickled_as_allowed",
+        Helper("_keywords.arrays:pickled_as_allowed"),
         default=True,
         paths=frozenset({"jax.numpy.savez"}),
         numpy_fixed_in="2.2.0",
@@ -337,13 +348,15 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.4.24: asarray(copy=) (the array API): True always copies, as array() does;
     # False refuses where a copy cannot be avoided.
     KeywordRule(
-        "copy", "_keywords.arrays:converted_with_copy", paths=frozenset({"jax.numpy.asarray"})
+        "copy",
+        Helper("_keywords.arrays:converted_with_copy"),
+        paths=frozenset({"jax.numpy.asarray"}),
     ),
     # JAX 0.8.1: std, var, nanstd and nanvar take mean=, a mean computed before (with
     # keepdims=True), used in place of the mean of the input.
     KeywordRule(
         "mean",
-        "_keywords.numpy:spread_around_the_mean",
+        Helper("_keywords.numpy:spread_around_the_mean"),
         paths=frozenset(f"jax.numpy.{name}" for name in ("std", "var", "nanstd", "nanvar")),
     ),
     # JAX 0.4.28: compress and extract take size= (a static length, so that they jit) and
@@ -351,7 +364,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            "_keywords.numpy:filled_to_size",
+            Helper("_keywords.numpy:filled_to_size"),
             default=default,
             paths=frozenset({"jax.numpy.compress", "jax.numpy.extract"}),
         )
@@ -363,7 +376,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            "_keywords.numpy:out_of_bounds_as_asked",
+            Helper("_keywords.numpy:out_of_bounds_as_asked"),
             default=default,
             paths=frozenset({"jax.numpy.take_along_axis"}),
         )
@@ -372,7 +385,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX 0.9.1: ravel_multi_index(dtype=) computes the flat index in that integer dtype.
     KeywordRule(
         "dtype",
-        "_keywords.numpy:flat_index_in_the_dtype",
+        Helper("_keywords.numpy:flat_index_in_the_dtype"),
         paths=frozenset({"jax.numpy.ravel_multi_index"}),
     ),
     # JAX 0.4.27: from_dlpack(device=, copy=) (the array API). JAX's own copy= is wrong
@@ -381,11 +394,13 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # JAX's own is the newest's, copy=True included (it hands back an aligned host buffer
     # itself, so a later write to the source shows through).
     KeywordRule(
-        "device", "_keywords.arrays:unpacked_as_asked", paths=frozenset({"jax.numpy.from_dlpack"})
+        "device",
+        Helper("_keywords.arrays:unpacked_as_asked"),
+        paths=frozenset({"jax.numpy.from_dlpack"}),
     ),
     KeywordRule(
         "copy",
-        "_keywords.arrays:unpacked_as_asked",
+        Helper("_keywords.arrays:unpacked_as_asked"),
         paths=frozenset({"jax.numpy.from_dlpack"}),
         broken_from="0.4.35",
         fixed_again_in="0.8.1",
@@ -395,21 +410,21 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # the creation functions); 0.4.25 fixed it.
     KeywordRule(
         "sharding",
-        "_keywords.arrays:placed_where_concrete",
+        Helper("_keywords.arrays:placed_where_concrete"),
         paths=frozenset({"jax.lax.full", "jax.lax.full_like"}),
         fixed_in="0.4.25",
     ),
     # JAX 0.7.1: lax.dot(dimension_numbers=) is dot_general's.
     KeywordRule(
         "dimension_numbers",
-        "_keywords.newest_keyword_helpers:as_dot_general",
+        Helper("_keywords.newest_keyword_helpers:as_dot_general"),
         paths=frozenset({"jax.lax.dot"}),
     ),
     # JAX 0.4.18: the jax.numpy products take preferred_element_type= (the dtype of the
     # result, and of the accumulation where it holds the inputs').
     KeywordRule(
         "preferred_element_type",
-        "_keywords.numpy:accumulated_in_the_dtype",
+        Helper("_keywords.numpy:accumulated_in_the_dtype"),
         paths=frozenset(
             f"jax.numpy.{name}"
             for name in ("convolve", "correlate", "dot", "inner", "matmul", "tensordot", "vdot")
@@ -419,7 +434,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # calls is_leaf with (key path, node).
     KeywordRule(
         "is_leaf_takes_path",
-        "_keywords.newest_keyword_helpers:leaves_chosen_by_path",
+        Helper("_keywords.newest_keyword_helpers:leaves_chosen_by_path"),
         default=False,
         paths=frozenset(
             (
@@ -432,34 +447,34 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # as register_pytree_with_keys (JAX 0.4.6) does.
     KeywordRule(
         "flatten_with_keys_func",
-        "_keywords.newest_keyword_helpers:registered_with_keys",
+        Helper("_keywords.newest_keyword_helpers:registered_with_keys"),
         paths=frozenset({"jax.tree_util.register_pytree_node"}),
     ),
     # JAX 0.4.33 and 0.4.34: isin(method=) and digitize(method=) choose the algorithm; each
     # gives the same result.
     KeywordRule(
         "method",
-        "_keywords.numpy:same_result_by_any_method",
+        Helper("_keywords.numpy:same_result_by_any_method"),
         default="auto",
         paths=frozenset({"jax.numpy.isin"}),
     ),
     KeywordRule(
         "method",
-        "_keywords.numpy:same_result_by_any_method",
+        Helper("_keywords.numpy:same_result_by_any_method"),
         paths=frozenset({"jax.numpy.digitize"}),
     ),
     # JAX 0.10.0: lax.mul(out_dtype=) gives the product in that dtype, "typically" by
     # converting both factors to it first (its docstring).
     KeywordRule(
         "out_dtype",
-        "_keywords.newest_keyword_helpers:cast_before_the_product",
+        Helper("_keywords.newest_keyword_helpers:cast_before_the_product"),
         paths=frozenset({"jax.lax.mul"}),
     ),
     # JAX 0.11.0: top_k(is_stable=) (default True) keeps equal elements in their order; False
     # leaves it unspecified. Every older top_k is stable (measured on each row).
     KeywordRule(
         "is_stable",
-        "_keywords.sets:stable_by_the_release",
+        Helper("_keywords.sets:stable_by_the_release"),
         default=True,
         paths=frozenset({"jax.lax.top_k"}),
     ),
@@ -467,7 +482,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # more are sorted in batches, with the same result.
     KeywordRule(
         "batch_size",
-        "_keywords.sets:sorted_in_one_batch",
+        Helper("_keywords.sets:sorted_in_one_batch"),
         default=16,
         paths=frozenset({"jax.numpy.lexsort"}),
     ),
@@ -479,7 +494,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     *(
         KeywordRule(
             parameter,
-            "_keywords.sets:set_filled_to_size",
+            Helper("_keywords.sets:set_filled_to_size"),
             paths=frozenset({"jax.numpy.intersect1d", "jax.numpy.setxor1d"}),
             fixed_in="0.12.0",
         )
@@ -489,7 +504,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # there too), the only one that takes them.
     KeywordRule(
         "weights",
-        "_keywords.numpy:weighted_by_inverted_cdf",
+        Helper("_keywords.numpy:weighted_by_inverted_cdf"),
         paths=frozenset(
             f"jax.numpy.{name}"
             for name in ("quantile", "percentile", "nanquantile", "nanpercentile")
@@ -500,7 +515,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # every older release's.
     KeywordRule(
         "method",
-        "_keywords.numpy:weighted_by_inverted_cdf",
+        Helper("_keywords.numpy:weighted_by_inverted_cdf"),
         default="linear",
         paths=frozenset(
             f"jax.numpy.{name}"
@@ -517,36 +532,38 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # "highest" (float32: a 64-bit uniform), which the releases before refuse.
     KeywordRule(
         "mode",
-        "_keywords.random:drawn_by_mode",
+        Helper("_keywords.random:drawn_by_mode"),
         paths=frozenset({"jax.random.gumbel"}),
         fixed_in="0.10.0",
     ),
     KeywordRule(
         "mode",
-        "_keywords.random:drawn_by_mode",
+        Helper("_keywords.random:drawn_by_mode"),
         default="low",
         paths=frozenset({"jax.random.bernoulli"}),
     ),
     KeywordRule(
         "mode",
-        "_keywords.random:sampled_as_asked",
+        Helper("_keywords.random:sampled_as_asked"),
         paths=frozenset({"jax.random.categorical", "jax.random.choice"}),
         fixed_in="0.10.0",
     ),
     KeywordRule(
         "replace",
-        "_keywords.random:sampled_as_asked",
+        Helper("_keywords.random:sampled_as_asked"),
         default=True,
         paths=frozenset({"jax.random.categorical"}),
     ),
     KeywordRule(
-        "m", "_keywords.random:orthogonal_to_size", paths=frozenset({"jax.random.orthogonal"})
+        "m",
+        Helper("_keywords.random:orthogonal_to_size"),
+        paths=frozenset({"jax.random.orthogonal"}),
     ),
     # JAX 0.11.1: gamma, loggamma, beta, chisquare and poisson take method="approximate",
     # a loop-free sampler; "exact", the default, is every older release's sampler.
     KeywordRule(
         "method",
-        "_keywords.random_methods:sampled_by_method",
+        Helper("_keywords.random_methods:sampled_by_method"),
         default="exact",
         paths=frozenset(
             f"jax.random.{name}" for name in ("gamma", "loggamma", "beta", "chisquare", "poisson")
@@ -557,7 +574,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # check), which is composed before it.
     KeywordRule(
         "to",
-        "_keywords.collectives:gathered_as_asked",
+        Helper("_keywords.collectives:gathered_as_asked"),
         default="varying",
         paths=frozenset({"jax.lax.all_gather"}),
         fixed_in="0.10.0",
@@ -575,7 +592,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # implementations, options of 0.12.0 that are off by default.
     KeywordRule(
         "with_logs",
-        "_backports.custom_derivatives:logs_dropped",
+        Helper("_backports.custom_derivatives:logs_dropped"),
         default=False,
         paths=frozenset({"jax.custom_gradient", "jax.custom_derivatives.custom_gradient"}),
     ),
@@ -591,28 +608,28 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # name), impl= under another name.
     KeywordRule(
         "dtype",
-        "_keywords.random:dtype_as_impl",
+        Helper("_keywords.random:dtype_as_impl"),
         paths=frozenset({"jax.random.key", "jax.random.wrap_key_data"}),
     ),
     # JAX 0.4.16: key and PRNGKey take impl= (a name, an implementation or a key dtype);
     # 0.4.13 seeds the default implementation by the same private function it seeds any with.
     KeywordRule(
         "impl",
-        "_keywords.random:seeded_with_impl",
+        Helper("_keywords.random:seeded_with_impl"),
         paths=frozenset({"jax.random.key", "jax.random.PRNGKey"}),
     ),
     # JAX 0.4.25: linalg.svd(subset_by_index=) computes a part of the singular values, on
     # TPU only; the whole range is every singular value, on any platform.
     KeywordRule(
         "subset_by_index",
-        "_keywords.linalg:subset_where_computable",
+        Helper("_keywords.linalg:subset_where_computable"),
         paths=frozenset({"jax.numpy.linalg.svd"}),
     ),
     # JAX 0.9.0: conv_transpose(use_consistent_padding=True) reads explicit padding as the
     # forward convolution's, as "SAME" and "VALID" are read.
     KeywordRule(
         "use_consistent_padding",
-        "_keywords.linalg:padded_consistently",
+        Helper("_keywords.linalg:padded_consistently"),
         default=False,
         paths=frozenset({"jax.lax.conv_transpose"}),
     ),
@@ -620,7 +637,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # None and that varies along it (before, such an output is an error).
     KeywordRule(
         "sum_match",
-        "_keywords.vmap:summed_over_the_axis",
+        Helper("_keywords.vmap:summed_over_the_axis"),
         default=False,
         paths=frozenset({"jax.vmap"}),
     ),
@@ -629,7 +646,7 @@ KEYWORD_RULES: tuple[KeywordRule, ...] = (
     # as every older release does.
     KeywordRule(
         "static_argnames",
-        "_keywords.newest_keyword_helpers:unused_by_newest",
+        Helper("_keywords.newest_keyword_helpers:unused_by_newest"),
         default=(),
         paths=frozenset({"jax.checkpoint"}),
     ),
