@@ -276,6 +276,52 @@ def test_a_comment_that_described_a_removed_gate_goes_with_it():
     )
 
 
+def test_comments_atop_the_branch_kept_go_when_they_only_name_releases():
+    # distrax 0.1.9's shapes: each branch opens with a comment naming the releases it is for.
+    source = (
+        "import jax\n"
+        "\n"
+        "if hasattr(jax, 'enable_x64'):\n"
+        "  # JAX v0.8.0 or later\n"
+        "  enable_x64 = jax.enable_x64\n"
+        "else:\n"
+        "  # JAX v0.7.2 or earlier\n"
+        "  enable_x64 = jax.experimental.enable_x64\n"
+        "\n"
+        "if jax.__version_info__ < (0, 4, 16):\n"
+        "  kind = 'old'\n"
+        "else:\n"
+        "  # jax >= 0.4.16\n"
+        "  kind = 'new'\n"
+        "\n"
+        "try:\n"
+        "  # JAX v0.10.0 or newer\n"
+        "  from jax.extend.core import valid_jaxtype\n"
+        "except ImportError:\n"
+        "  # JAX v0.9.2 or older\n"
+        "  from jax.core import valid_jaxtype\n"
+        "\n"
+        "if jax.__version_info__ >= (0, 4, 13):\n"
+        "  # The one-leaf typed keys: see the README.\n"
+        "  # From 0.4.16 on.\n"
+        "  leaves = 1\n"
+    )
+    # A block whose comments do not all name releases keeps them (the last gate).
+    assert migrate_source(source, spec_mask(">=0.10", "test")) == (
+        "import jaxcompat as jax\n"
+        "\n"
+        "enable_x64 = jax.enable_x64\n"
+        "\n"
+        "kind = 'new'\n"
+        "\n"
+        "from jaxcompat.extend.core import valid_jaxtype\n"
+        "\n"
+        "# The one-leaf typed keys: see the README.\n"
+        "# From 0.4.16 on.\n"
+        "leaves = 1\n"
+    )
+
+
 def test_gates_still_needed_stay_and_the_newest_branch_can_be_the_dead_one():
     migrated = migrate_source(GATED, spec_mask("<0.5", "test"))
     # Below 0.5.3 the `elif` is dead and the chain's `else` is the branch that runs.

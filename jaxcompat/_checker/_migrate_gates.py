@@ -14,7 +14,8 @@ branch that runs, as pyupgrade removes ``sys.version_info`` branches below its f
 
 A comment block right above a removed ``if`` or ``try`` (no blank line between, at its
 indentation) goes with it when every line of it speaks of releases (``# JAX v0.8.0 or
-later``): it described the gate, and would describe nothing once the gate is gone.
+later``): it described the gate, and would describe nothing once the gate is gone. So do the
+comment lines atop the branch kept, before its first statement, when each of them does.
 
 Only whole lines are replaced. A gate is left as it is (and still reported by ``check``)
 where moving its lines could change what the code means: a block on the same line as its
@@ -80,6 +81,19 @@ def _describing_comments(lines: list[str], line: int) -> int:
     return first if about else line
 
 
+def _past_describing_comments(lines: list[str], start: int, block: list[ast.stmt]) -> int:
+    """The line of the block's first statement where the lines from ``start`` up to it are
+    all comments that speak of releases (``# JAX v0.8.0 or later`` atop the branch kept):
+    they described the gate's test, and go with it. Else ``start``."""
+    first = block[0].lineno
+    between = lines[start - 1 : first - 1]
+    if between and all(
+        line.lstrip().startswith("#") and _ABOUT_RELEASES.search(line) for line in between
+    ):
+        return first
+    return start
+
+
 def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
@@ -134,10 +148,11 @@ def _if_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement |
     if node.body[0].lineno == node.lineno:
         return None  # `if test: body` on one line
     if keep == "first":
-        text = _dedented(lines, node.body, indent, node.lineno + 1)
+        start = _past_describing_comments(lines, node.lineno + 1, node.body)
+        text = _dedented(lines, node.body, indent, start)
         if text is None:
             return None
-        return _Replacement(node.lineno, node.end_lineno, text, text_from=node.lineno + 1)
+        return _Replacement(node.lineno, node.end_lineno, text, text_from=start)
     if not node.orelse:
         line_end = LINE_END.search(lines[node.end_lineno - 1])
         placeholder = f"{indent}pass{line_end.group() if line_end else ''}"
@@ -154,10 +169,11 @@ def _if_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement |
     else_line = _keyword_line(lines, body_end, following.lineno - 1, "else", indent)
     if not else_line or following.lineno == else_line:
         return None  # `else: body` on one line, or an `else` not found where expected
-    text = _dedented(lines, node.orelse, indent, else_line + 1)
+    start = _past_describing_comments(lines, else_line + 1, node.orelse)
+    text = _dedented(lines, node.orelse, indent, start)
     if text is None:
         return None
-    return _Replacement(node.lineno, node.end_lineno, text, text_from=else_line + 1)
+    return _Replacement(node.lineno, node.end_lineno, text, text_from=start)
 
 
 def _elif_replacement(node: ast.If, keep: str, lines: list[str]) -> _Replacement | None:
@@ -187,10 +203,11 @@ def _try_replacement(node: ast.Try, lines: list[str]) -> _Replacement | None:
     assert node.end_lineno is not None
     if node.orelse or node.finalbody or node.body[0].lineno == node.lineno:
         return None
-    text = _dedented(lines, node.body, _indent(lines[node.lineno - 1]), node.lineno + 1)
+    start = _past_describing_comments(lines, node.lineno + 1, node.body)
+    text = _dedented(lines, node.body, _indent(lines[node.lineno - 1]), start)
     if text is None:
         return None
-    return _Replacement(node.lineno, node.end_lineno, text, text_from=node.lineno + 1)
+    return _Replacement(node.lineno, node.end_lineno, text, text_from=start)
 
 
 def _expression_replacement(node: ast.IfExp, keep: str, lines: list[str]) -> _Replacement | None:
