@@ -449,6 +449,10 @@ def api_surface(session: nox.Session, jax: str) -> None:
 def module_surface(session: nox.Session, jax: str) -> None:
     """JAX's module paths and array attributes per row; with every row, the data file."""
     _row_session(session, jax, "test")
+    # JAX's pallas modules import absl on 0.5.3-0.6.1 without requiring it: without it their
+    # names would go unmeasured there, and `check` could not say that
+    # `pallas.triton.load` is missing on those releases.
+    session.install("absl-py")  # no dependencies of its own: the row's pins stay
     out = f"api-results/modules/{jax}.json"
     session.run("python", "tools/module_surface.py", "--probe", "--out", out, env=RUN_ENV)
     if all((ROOT / "api-results" / "modules" / f"{r.jax}.json").is_file() for r in MATRIX):
