@@ -252,3 +252,38 @@ def test_a_row_holds_when_it_passes_every_test_the_reference_passes(tmp_path):
     )
     not_installed = floor.Outcome(False, frozenset(), 0, False, "")
     assert floor._holds(not_installed, reference, tests) == (False, "")
+
+
+def test_a_reference_where_nothing_passes_says_why(tmp_path):
+    # gymnax 1.0.1 imports six without requiring it: every test file fails to import, and
+    # the row's line names the first one's error rather than only "0 passed, 6 failed".
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "test_b.py").write_text("import not_installed_anywhere\ndef test_x(): pass\n")
+    report = tmp_path / "report.xml"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
+        cwd=suite,
+        capture_output=True,
+        check=False,
+    )
+    assert floor._first_failure(report) == (
+        "test_b: ModuleNotFoundError: No module named 'not_installed_anywhere'"
+    )
+
+
+def test_a_test_run_that_crashes_names_the_signal(tmp_path):
+    # interpax 0.3.16's tests end in a segmentation fault inside jaxlib 0.12.0.1 (raw JAX
+    # too): no report is written, and the line says so instead of faulthandler's last lines.
+    (tmp_path / "test_c.py").write_text("import ctypes\ndef test_crash(): ctypes.string_at(0)\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_c.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode < 0
+    assert floor._no_report(done) == (
+        "ended by SIGSEGV (Fatal Python error: Segmentation fault) in test_crash"
+    )

@@ -25,8 +25,10 @@ import dataclasses
 import importlib.metadata
 import json
 import os
+import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -45,6 +47,9 @@ from . import MatrixRow, rows
 from .pip_indexes import uv_index_environment, working_uv
 
 __all__ = ["main"]
+
+#: A frame of a test function in faulthandler's dump: `  File "...", line 2 in test_x`.
+_TEST_FRAME = re.compile(r", line \d+ in (test\w*)$")
 
 #: How long one row's install and one row's tests may take, in seconds.
 INSTALL_TIMEOUT = 1800
@@ -271,10 +276,45 @@ def _run_tests(venv: Path, library: Library, tests: Tests, scratch: Path) -> Out
             said += f": {_last_lines(done.stdout + done.stderr)}"
         return Outcome(True, frozenset(), 0, done.returncode == 0, said)
     if not report.is_file():
-        return Outcome(True, frozenset(), 0, False, f"pytest: {_last_lines(done.stderr)}")
+        return Outcome(True, frozenset(), 0, False, f"pytest: {_no_report(done)}")
     passed, ran, skipped = _passed_in(report)
     said = f"{len(passed)} passed, {ran - len(passed)} failed, {len(skipped)} skipped"
+    if ran and not passed:  # nothing to compare with: say why (an import that fails...)
+        said += f"; the first: {_first_failure(report)}"
     return Outcome(True, passed, ran, done.returncode == 0, said, skipped)
+
+
+def _no_report(done: subprocess.CompletedProcess[str]) -> str:
+    """Why pytest wrote no report: the signal that ended it and Python's own word on it (a
+    crash in an extension module), or the end of what it printed."""
+    if done.returncode < 0:
+        try:
+            name = signal.Signals(-done.returncode).name
+        except ValueError:
+            name = f"signal {-done.returncode}"
+        lines = done.stderr.splitlines()
+        fatal = [line for line in lines if line.startswith("Fatal Python")]
+        # faulthandler's frames, innermost first: the first test function is the one running.
+        tests = [found[1] for line in lines if (found := _TEST_FRAME.search(line))]
+        return (
+            f"ended by {name}"
+            + (f" ({fatal[0]})" if fatal else "")
+            + (f" in {tests[0]}" if tests else "")
+        )
+    return _last_lines(done.stderr)
+
+
+def _first_failure(report: Path) -> str:
+    """The first failed or erroring test of a pytest JUnit report, with its error: the last
+    line of its traceback (a collection error's message only says "collection failure")."""
+    for case in ElementTree.parse(report).iter("testcase"):
+        for child in case:
+            if child.tag in ("failure", "error"):
+                lines = [line for line in (child.text or "").splitlines() if line.strip()]
+                error = lines[-1].removeprefix("E").strip() if lines else child.get("message")
+                name = "::".join(part for part in (case.get("classname"), case.get("name")) if part)
+                return f"{name}: {' '.join(str(error).split())[:200]}"
+    return "none recorded"
 
 
 def _try(row: MatrixRow, library: Library, tests: Tests) -> Outcome:
