@@ -229,10 +229,11 @@ def test_a_row_holds_when_it_passes_every_test_the_reference_passes(tmp_path):
         capture_output=True,
         check=False,
     )
-    passed, ran, skipped = floor._passed_in(report)
+    passed, ran, skipped, collected = floor._passed_in(report)
     assert passed == {"test_a::test_passes"}
     assert ran == 3
     assert skipped == {"test_a::test_skipped"}
+    assert len(collected) == 4 and "test_a::test_errors" in collected
     tests = floor.Tests(None, [], [], [])
     both = frozenset({"test_a::test_passes", "test_a::test_skipped"})
     reference = floor.Outcome(True, both, 4, False, "")
@@ -252,6 +253,48 @@ def test_a_row_holds_when_it_passes_every_test_the_reference_passes(tmp_path):
     )
     not_installed = floor.Outcome(False, frozenset(), 0, False, "")
     assert floor._holds(not_installed, reference, tests) == (False, "")
+
+
+def _outcome_of(tmp_path: Path, name: str, source: str) -> floor.Outcome:
+    """A real pytest run's outcome, read from its JUnit report as the rows' are."""
+    suite = tmp_path / name
+    suite.mkdir()
+    (suite / "test_p.py").write_text(source)
+    report = suite / "report.xml"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
+        cwd=suite,
+        capture_output=True,
+        check=False,
+    )
+    passed, ran, skipped, collected = floor._passed_in(report)
+    return floor.Outcome(True, passed, ran, True, "", skipped, collected)
+
+
+def test_a_parameter_whose_id_changed_is_not_lost_but_a_failure_is(tmp_path):
+    # pytest names a class parameter by its __name__: JAX's jnp.bool_ is `bool_` up to 0.4.25
+    # and `bool` from 0.4.26, so gymnax's test_x[bool] of the reference is test_x[bool_] there.
+    tests = floor.Tests(None, [], [], [])
+    params = "import pytest\n@pytest.mark.parametrize('kind', [{}])\ndef test_x(kind): {}\n"
+    reference = _outcome_of(tmp_path, "reference", params.format("'int8', 'bool'", "pass"))
+    renamed = _outcome_of(tmp_path, "renamed", params.format("'int8', 'bool_'", "pass"))
+    assert floor._holds(renamed, reference, tests) == (True, "; 1 pass under another parameter id")
+    # The renamed one fails: lost, under the reference's name.
+    failing = _outcome_of(
+        tmp_path, "failing", params.format("'int8', 'bool_'", "assert kind == 'int8'")
+    )
+    assert floor._holds(failing, reference, tests) == (
+        False,
+        "; 1 passing on the reference do not: test_p::test_x[bool]",
+    )
+    # A case that failed on the reference and passes here stands in for none that is lost.
+    mixed = "assert kind == {!r}"
+    before = _outcome_of(tmp_path, "before", params.format("'a', 'b'", mixed.format("a")))
+    after = _outcome_of(tmp_path, "after", params.format("'a', 'b'", mixed.format("b")))
+    assert floor._holds(after, before, tests) == (
+        False,
+        "; 1 passing on the reference do not: test_p::test_x[a]",
+    )
 
 
 def test_a_reference_where_nothing_passes_says_why(tmp_path):

@@ -74,6 +74,7 @@ class Outcome:
     succeeded: bool  # pytest or the command exited 0
     said: str
     skipped: frozenset[str] = frozenset()
+    collected: frozenset[str] = frozenset()  # every test of the report, whatever its outcome
 
 
 @dataclass(frozen=True)
@@ -233,20 +234,21 @@ def _bin(venv: Path) -> Path:
     return venv / ("Scripts" if os.name == "nt" else "bin")
 
 
-def _passed_in(report: Path) -> tuple[frozenset[str], int, frozenset[str]]:
-    """The tests a pytest JUnit report says passed, how many ran (not skipped), and the
-    tests it skipped."""
-    passed, skipped, ran = set(), set(), 0
+def _passed_in(report: Path) -> tuple[frozenset[str], int, frozenset[str], frozenset[str]]:
+    """The tests a pytest JUnit report says passed, how many ran (not skipped), the tests it
+    skipped, and every test it names."""
+    passed, skipped, collected, ran = set(), set(), set(), 0
     for case in ElementTree.parse(report).iter("testcase"):
         outcome = {child.tag for child in case}
         name = f"{case.get('classname')}::{case.get('name')}"
+        collected.add(name)
         if "skipped" in outcome:
             skipped.add(name)
             continue
         ran += 1
         if not outcome & {"failure", "error"}:
             passed.add(name)
-    return frozenset(passed), ran, frozenset(skipped)
+    return frozenset(passed), ran, frozenset(skipped), frozenset(collected)
 
 
 def _run_tests(venv: Path, library: Library, tests: Tests, scratch: Path) -> Outcome:
@@ -277,11 +279,11 @@ def _run_tests(venv: Path, library: Library, tests: Tests, scratch: Path) -> Out
         return Outcome(True, frozenset(), 0, done.returncode == 0, said)
     if not report.is_file():
         return Outcome(True, frozenset(), 0, False, f"pytest: {_no_report(done)}")
-    passed, ran, skipped = _passed_in(report)
+    passed, ran, skipped, collected = _passed_in(report)
     said = f"{len(passed)} passed, {ran - len(passed)} failed, {len(skipped)} skipped"
     if ran and not passed:  # nothing to compare with: say why (an import that fails...)
         said += f"; the first: {_first_failure(report)}"
-    return Outcome(True, passed, ran, done.returncode == 0, said, skipped)
+    return Outcome(True, passed, ran, done.returncode == 0, said, skipped, collected)
 
 
 def _no_report(done: subprocess.CompletedProcess[str]) -> str:
@@ -339,19 +341,43 @@ def _holds(outcome: Outcome, reference: Outcome, tests: Tests) -> tuple[bool, st
 
     A test that passes on the reference must pass here too, or be skipped here: a skip is the
     library's own word that the test does not apply to this JAX (a feature it lacks), and is
-    counted on the line. A test that fails, errors or is not collected here is lost.
+    counted on the line. A test that fails, errors or is not collected here is lost, unless
+    only its parameters' ids changed: see _renamed.
     """
     if not outcome.installed:
         return False, ""
     if tests.command is not None:
         return outcome.succeeded, ""
-    lost = sorted(reference.passed - outcome.passed - outcome.skipped)
+    unmatched = reference.passed - outcome.passed - outcome.skipped
+    renamed = _renamed(unmatched, outcome.passed | outcome.skipped, reference)
+    lost = sorted(unmatched - renamed)
     skipped = len(reference.passed & outcome.skipped)
     said = f"; {skipped} skipped here pass on the reference" if skipped else ""
+    if renamed:
+        said += f"; {len(renamed)} pass under another parameter id"
     if not lost:
         return True, said
     shown = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
     return False, f"{said}; {len(lost)} passing on the reference do not: {shown}"
+
+
+def _renamed(unmatched: frozenset[str], here: frozenset[str], reference: Outcome) -> set[str]:
+    """The reference's passing tests in `unmatched` that pass here under another id of the
+    same test function: pytest names a parameter by its repr or __name__, which JAX changes
+    between releases (``jnp.bool_`` is ``bool_`` up to 0.4.25, ``bool`` from 0.4.26, so
+    gymnax's ``test_x[bool]`` is ``test_x[bool_]`` there). A function's unmatched tests count
+    as renamed only where as many of its tests here match no test the reference ran."""
+    renamed: set[str] = set()
+    for function in {name.partition("[")[0] for name in unmatched}:
+        gone = {name for name in unmatched if name.partition("[")[0] == function}
+        new = {
+            name
+            for name in here - reference.collected
+            if name.partition("[")[0] == function and name != function
+        }
+        if len(new) >= len(gone) and all(name != function for name in gone):
+            renamed |= gone
+    return renamed
 
 
 def _say(text: str, end: str = "\n") -> None:
