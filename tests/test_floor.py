@@ -208,11 +208,25 @@ def test_a_directory_without_pyproject_is_a_usage_error(tmp_path, capsys):
     )
 
 
+def _junit_report(suite: Path, file: str, source: str) -> Path:
+    """Run pytest on one test file written into `suite`; its JUnit report."""
+    suite.mkdir()
+    (suite / file).write_text(source)
+    report = suite / "report.xml"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
+        cwd=suite,
+        capture_output=True,
+        check=False,
+    )
+    return report
+
+
 def test_a_row_holds_when_it_passes_every_test_the_reference_passes(tmp_path):
     # pytest's own JUnit report, read as the rows' are.
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    (suite / "test_a.py").write_text(
+    report = _junit_report(
+        tmp_path / "suite",
+        "test_a.py",
         "import pytest\n"
         "def test_passes(): pass\n"
         "def test_fails(): assert False\n"
@@ -220,14 +234,7 @@ def test_a_row_holds_when_it_passes_every_test_the_reference_passes(tmp_path):
         "def test_skipped(): pass\n"
         "def test_errors(broken): pass\n"
         "@pytest.fixture\n"
-        "def broken(): raise RuntimeError\n"
-    )
-    report = tmp_path / "report.xml"
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
-        cwd=suite,
-        capture_output=True,
-        check=False,
+        "def broken(): raise RuntimeError\n",
     )
     passed, ran, skipped, collected = floor._passed_in(report)
     assert passed == {"test_a::test_passes"}
@@ -257,16 +264,7 @@ def test_a_row_holds_when_it_passes_every_test_the_reference_passes(tmp_path):
 
 def _outcome_of(tmp_path: Path, name: str, source: str) -> floor.Outcome:
     """A real pytest run's outcome, read from its JUnit report as the rows' are."""
-    suite = tmp_path / name
-    suite.mkdir()
-    (suite / "test_p.py").write_text(source)
-    report = suite / "report.xml"
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
-        cwd=suite,
-        capture_output=True,
-        check=False,
-    )
+    report = _junit_report(tmp_path / name, "test_p.py", source)
     passed, ran, skipped, collected = floor._passed_in(report)
     return floor.Outcome(True, passed, ran, True, "", skipped, collected)
 
@@ -300,16 +298,8 @@ def test_a_parameter_whose_id_changed_is_not_lost_but_a_failure_is(tmp_path):
 def test_a_reference_where_nothing_passes_says_why(tmp_path):
     # gymnax 1.0.1 imports six without requiring it: every test file fails to import, and
     # the row's line names the first one's error rather than only "0 passed, 6 failed".
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    (suite / "test_b.py").write_text("import not_installed_anywhere\ndef test_x(): pass\n")
-    report = tmp_path / "report.xml"
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
-        cwd=suite,
-        capture_output=True,
-        check=False,
-    )
+    source = "import not_installed_anywhere\ndef test_x(): pass\n"
+    report = _junit_report(tmp_path / "suite", "test_b.py", source)
     assert floor._first_failure(report) == (
         "test_b: ModuleNotFoundError: No module named 'not_installed_anywhere'"
     )
