@@ -320,6 +320,29 @@ def test_static_arguments_skip_the_cycle_check_where_jax_hashes_them():
     assert float(jaxcompat.jit(add, static_argnames="config")(1.0, config=deep)) == 2.0
     assert float(Model().apply(1.0, config=deep)) == 2.0
     assert float(Model().apply(1.0, deep)) == 2.0
+    # A position counted from the end, as JAX accepts it.
+    assert float(jax.jit(add, static_argnums=-1)(1.0, deep)) == 2.0
+    assert float(jaxcompat.jit(add, static_argnums=-1)(1.0, deep)) == 2.0
+
+
+@pytest.mark.jax("<0.4.18")
+def test_a_static_self_is_skipped_and_the_other_arguments_still_screened():
+    # The screen starts after the leading static arguments; what follows is still refused.
+    class Model:
+        @functools.partial(jaxcompat.jit, static_argnames=("self",))
+        def apply(self, x):
+            return x[0] + 1
+
+    cyclic: list = [1.0]
+    cyclic.append(cyclic)
+    with pytest.raises(ValueError, match="refers back") as raised:
+        Model().apply(cyclic)
+    assert str(raised.value) == (
+        "jaxcompat.jit: args[1][1] refers back to an enclosing list: a pytree that contains "
+        f"itself cannot be staged on any JAX release (JAX {jaxcompat.JAX_VERSION_STRING} would "
+        "crash or raise an internal error). Break the cycle before passing it."
+    )
+    assert float(Model().apply([1.0])) == 2.0
 
 
 # --- config -----------------------------------------------------------------------------------

@@ -171,20 +171,19 @@ def refuse_cycles(
 
     Every jitted call comes through here: arrays and numbers, the usual arguments, hold
     nothing, and are told apart by one set lookup each before anything else is done."""
-    for value in args:
-        if type(value) not in ATOM_TYPES:
-            break
-    else:
-        if not kwargs:
-            return
-    deepest = deepest_flattened()
-    positions = {i if i >= 0 else len(args) + i for i in static[0]}
+    static_positions, static_names = static
+    count = len(args)
     for index, value in enumerate(args):
-        if index not in positions and not _holds_nothing(value):
-            _refuse(verb, f"args[{index}]", value, deepest)
+        # A static argument (``self`` of a method jitted with ``static_argnames=("self",)``)
+        # is skipped before anything is asked of it: a position may be counted from the end.
+        if type(value) in ATOM_TYPES or index in static_positions:
+            continue
+        if index - count in static_positions or _holds_nothing(value):
+            continue
+        _refuse(verb, f"args[{index}]", value, deepest_flattened())
     for name, value in kwargs.items():
-        if name not in static[1] and not _holds_nothing(value):
-            _refuse(verb, name, value, deepest)
+        if name not in static_names and not _holds_nothing(value):
+            _refuse(verb, name, value, deepest_flattened())
 
 
 def _refuse(verb: str, name: str, value: Any, deepest: int) -> None:

@@ -19,7 +19,7 @@ import functools
 import inspect
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import jax
 
@@ -148,13 +148,33 @@ class ScreenedJitted(Jitted):
     """A :class:`Jitted` whose every call, ``lower``, ``trace`` and ``eval_shape`` first
     refuses an argument that contains itself or nests too deeply (``cycles``): the releases
     whose jaxlib flatten segfaults on one (``JitTraits.flatten_segfaults``). Arrays and
-    numbers, the usual arguments, are told apart by one set lookup each."""
+    numbers, the usual arguments, are told apart by one set lookup each; the leading static
+    arguments (``self`` of a method jitted with ``static_argnames=("self",)``), which JAX
+    hashes and never flattens, are not looked at."""
 
-    __slots__ = ()
+    __slots__ = ("_jc_screen_from",)
+
+    #: The first position that is not one of the leading static arguments.
+    _jc_screen_from: int
+
+    def __new__(
+        cls,
+        jitted: Callable[..., Any],
+        fun: Callable[..., Any],
+        options: dict[str, Any],
+        traits: JitTraits,
+    ) -> ScreenedJitted:
+        self = cast(ScreenedJitted, super().__new__(cls, jitted, fun, options, traits))
+        first = 0
+        while first in self._jc_static[0]:
+            first += 1
+        self._jc_screen_from = first
+        return self
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
         if not kwargs:
-            for value in args:
+            # args[0:] is args itself: no copy for a function without static arguments.
+            for value in args[self._jc_screen_from :]:
                 if type(value) not in ATOM_TYPES:
                     break
             else:
@@ -201,11 +221,10 @@ class WithInstance(functools.partial):  # type: ignore[type-arg]
 
     __slots__ = ()
 
+    # Built as ``WithInstance(jitted, instance)`` by partial's own constructor, in C: a
+    # ``__new__`` here would add a Python frame to every method lookup.
     func: Jitted
     args: tuple[Any, ...]
-
-    def __new__(cls, jitted: Jitted, instance: Any) -> WithInstance:
-        return super().__new__(cls, jitted, instance)
 
     @property
     def __self__(self) -> Any:
