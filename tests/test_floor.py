@@ -66,22 +66,26 @@ NEEDS_JAX = (
 )
 
 
-def _library(root: Path, requires: list[str]) -> Path:
+BUILD_SYSTEM = """\
+[build-system]
+requires = []
+build-backend = "backend"
+backend-path = ["."]
+"""
+
+
+def _library(root: Path, requires: list[str], *, project_table: bool = True) -> Path:
+    """A library whose pyproject.toml declares jax>=0.4.13 and `requires`; without its
+    `project_table`, only its build backend declares them, as a setup.py does."""
     root.mkdir()
     dependencies = ", ".join(f'"{r}"' for r in ["jax>=0.4.13", *requires])
-    (root / "pyproject.toml").write_text(
-        textwrap.dedent(f"""\
-            [build-system]
-            requires = []
-            build-backend = "backend"
-            backend-path = ["."]
-
-            [project]
-            name = "fakelib"
-            version = "1.0"
-            dependencies = [{dependencies}]  # the floor
-            """)
-    )
+    project = textwrap.dedent(f"""
+        [project]
+        name = "fakelib"
+        version = "1.0"
+        dependencies = [{dependencies}]  # the floor
+        """)
+    (root / "pyproject.toml").write_text(BUILD_SYSTEM + (project if project_table else ""))
     (root / "backend.py").write_text(f"REQUIRES = {['jax', *requires]!r}\n" + BACKEND)
     return root
 
@@ -204,7 +208,33 @@ def test_usage_errors_exit_2_naming_the_problem(tmp_path, capsys, argv, message)
 def test_a_directory_without_pyproject_is_a_usage_error(tmp_path, capsys):
     assert floor.main([str(tmp_path)]) == 2
     assert capsys.readouterr().err == (
-        f"python -m jaxcompat floor: no pyproject.toml in {tmp_path}: pass the library's root\n"
+        f"python -m jaxcompat floor: no pyproject.toml in {tmp_path}: pass the library's root, "
+        "or give its declared jax range with --jax SPEC (a library declared in setup.py)\n"
+    )
+    assert floor.main([str(tmp_path), "--jax", ">=0.4.30", "--write"]) == 2
+    assert capsys.readouterr().err == (
+        "python -m jaxcompat floor: --write raises the jax requirement of the pyproject.toml's "
+        f"[project] dependencies, and {tmp_path} has none: run without --write and raise the "
+        "floor where the library declares it\n"
+    )
+
+
+def test_a_library_declared_in_setup_py_gives_its_range_with_jax(tmp_path, capsys):
+    # Its pyproject.toml holds the build system only: the declared range is not guessed.
+    library = _library(tmp_path / "lib", [], project_table=False)
+    assert floor.main([str(library)]) == 2
+    assert capsys.readouterr().err == (
+        f"python -m jaxcompat floor: {library / 'pyproject.toml'} has no jax requirement in "
+        "[project] dependencies: give its declared jax range with --jax SPEC (a library "
+        "declared in setup.py)\n"
+    )
+    start, needed, reference = HERE[0], HERE[1], HERE[2]
+    argv = [str(library), "--jax", f">={start.jax}", "--reference", reference.jax]
+    assert floor.main([*argv, "--command", _command(needed.jax)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"declared floor: jax>={start.jax} (--jax); reference: {reference.jax}"
+    assert out[-1] == (
+        f"the declared floor jax>={start.jax} does not hold: declare jax>={needed.jax}"
     )
 
 

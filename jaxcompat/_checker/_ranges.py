@@ -159,6 +159,10 @@ def leading_name(entry: str) -> str:
     return re.split(r"[^A-Za-z0-9._-]", entry.strip(), maxsplit=1)[0]
 
 
+#: Where the range comes from when no pyproject.toml declares a jax requirement.
+NO_JAX_REQUIREMENT = "every supported release"
+
+
 def _range_for_directory(directory: Path, fix_option: str | None) -> tuple[int, str]:
     for candidate in (directory, *directory.parents):
         pyproject = candidate / "pyproject.toml"
@@ -180,7 +184,7 @@ def _range_for_directory(directory: Path, fix_option: str | None) -> tuple[int, 
             if not mask:
                 raise refused[0]
             return mask, f"{shown}: " + " or ".join(f"jax{text}" for text in specifiers)
-    return every_row_mask(), "every supported release"
+    return every_row_mask(), NO_JAX_REQUIREMENT
 
 
 def shown_path(path: Path) -> str:

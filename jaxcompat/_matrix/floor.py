@@ -11,8 +11,8 @@ First on the reference release (by default the newest the declared range admits,
 code is written for), to learn which tests pass there; then the rows from the declared floor up
 to it, halved at each try as ``git bisect`` halves commits, for the lowest row that installs
 and passes every test the reference passes (about five tries for thirty rows). That row is
-the floor the tests prove. ``--write`` raises the pyproject.toml's jax floor to it. Nothing
-here imports JAX.
+the floor the tests prove. ``--write`` raises the pyproject.toml's jax floor to it. A library
+declared in setup.py gives its declared range with ``--jax``. Nothing here imports JAX.
 
 Exit 0 when the declared floor holds, 1 when the tests prove a higher one (written with
 ``--write``), 2 on a usage error or where the reference itself cannot be tested.
@@ -41,7 +41,13 @@ from urllib.parse import unquote, urlparse
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from .._checker._pyproject_edit import PyprojectError, project_table, raise_floor
-from .._checker._ranges import RangeError, range_for_file, row_list
+from .._checker._ranges import (
+    NO_JAX_REQUIREMENT,
+    RangeError,
+    range_for_file,
+    row_list,
+    spec_mask,
+)
 from .._program import parse_arguments, program_name
 from . import MatrixRow, rows
 from .pip_indexes import uv_index_environment, working_uv
@@ -59,7 +65,10 @@ TEST_TIMEOUT = 3600
 @dataclass(frozen=True)
 class Library:
     root: Path
-    pyproject: Path
+    #: The pyproject.toml whose jax requirement ``--write`` raises; None where no
+    #: pyproject.toml declares one (a library declared in setup.py).
+    writable: Path | None
+    declared_in: str  # where the declared range comes from: "pyproject.toml" or "--jax"
     declared: list[str]  # the releases of the matrix the declared range admits, oldest first
     requires_python: SpecifierSet | None
 
@@ -130,6 +139,13 @@ def _parser() -> argparse.ArgumentParser:
         help="also install this requirement (repeatable), for example a test dependency",
     )
     parser.add_argument(
+        "--jax",
+        metavar="SPEC",
+        help="the declared jax range, a PEP 440 specifier such as '>=0.4.30' (default: the "
+        "jax requirement of the library's pyproject.toml; needed where it has none, a "
+        "library declared in setup.py)",
+    )
+    parser.add_argument(
         "--write",
         action="store_true",
         help="raise the jax floor of the pyproject.toml to the floor the tests prove",
@@ -141,14 +157,40 @@ class UsageError(ValueError):
     """What stops the command before any row is tried: exit 2."""
 
 
-def _library(path: Path) -> Library:
+def _library(path: Path, spec: str | None, write: bool) -> Library:
+    """The library at `path`, its declared range from `spec` (``--jax``) or else its
+    pyproject.toml, and the Pythons its pyproject.toml admits."""
     root = path.resolve()
-    pyproject = root / "pyproject.toml"
-    if not pyproject.is_file():
-        raise UsageError(f"no pyproject.toml in {path}: pass the library's root")
+    if not root.is_dir():
+        raise UsageError(f"{path}: no such directory: pass the library's root")
+    pyproject = root / "pyproject.toml" if (root / "pyproject.toml").is_file() else None
     try:
-        mask, _ = range_for_file(pyproject, None, {})
-        project = project_table(pyproject)
+        # A library declared in setup.py keeps at most its build system in pyproject.toml:
+        # taking every release as its declared range would be a guess.
+        declared = range_for_file(pyproject, None, {}, "--jax SPEC") if pyproject else None
+        if declared is not None and declared[1] == NO_JAX_REQUIREMENT:
+            declared = None
+        if write and declared is None:
+            raise UsageError(
+                "--write raises the jax requirement of the pyproject.toml's [project] "
+                f"dependencies, and {path} has none: run without --write and raise the floor "
+                "where the library declares it"
+            )
+        if spec is not None:
+            mask, declared_in = spec_mask(spec, "--jax"), "--jax"
+        elif declared is not None and pyproject is not None:
+            mask, declared_in = declared[0], pyproject.name
+        else:
+            where = (
+                f"no pyproject.toml in {path}: pass the library's root, or"
+                if pyproject is None
+                else f"{pyproject} has no jax requirement in [project] dependencies:"
+            )
+            raise UsageError(
+                f"{where} give its declared jax range with --jax SPEC (a library declared in "
+                "setup.py)"
+            )
+        project = project_table(pyproject) if pyproject is not None else {}
     except (RangeError, PyprojectError) as error:  # range_for_file read the TOML first
         raise UsageError(str(error)) from None
     requires = project.get("requires-python")
@@ -156,7 +198,8 @@ def _library(path: Path) -> Library:
         requires_python = SpecifierSet(str(requires)) if requires is not None else None
     except InvalidSpecifier:
         raise UsageError(f"{pyproject}: requires-python {requires!r} is not valid") from None
-    return Library(root, pyproject, row_list(mask), requires_python)
+    writable = pyproject if declared is not None else None
+    return Library(root, writable, declared_in, row_list(mask), requires_python)
 
 
 def _row(release: str, option: str) -> MatrixRow:
@@ -402,7 +445,7 @@ def main(argv: list[str]) -> int:
             raise UsageError("--command is empty")
         if command is not None and pytest_args:
             raise UsageError("arguments after -- go to pytest, which --command replaces")
-        library = _library(Path(args.path))
+        library = _library(Path(args.path), args.jax, args.write)
         tests = Tests(command, pytest_args, args.extra, args.also)
         reference = _row(args.reference or library.declared[-1], "--reference")
         start = _row(args.start or library.declared[0], "--from")
@@ -412,7 +455,7 @@ def main(argv: list[str]) -> int:
         print(f"{prog}: {error}", file=sys.stderr)
         return 2
     declared = library.declared[0]
-    _say(f"declared floor: jax>={declared} ({library.pyproject.name}); reference: {reference.jax}")
+    _say(f"declared floor: jax>={declared} ({library.declared_in}); reference: {reference.jax}")
     began = time.monotonic()
     # Each row's label is shown before its install and tests (minutes), its outcome after.
     _say(f"  {reference.jax} (reference): ", end="")
@@ -463,14 +506,16 @@ def main(argv: list[str]) -> int:
         # tried, so nothing is known against the declared floor.
         _say(f"the releases below {start.jax} (--from) were not tried: nothing to raise")
         return 0
-    if args.write:
+    if args.write and library.writable is not None:
         try:
-            changes = raise_floor(library.pyproject, floor.jax)
+            changes = raise_floor(library.writable, floor.jax)
         except (PyprojectError, OSError) as error:
             print(f"{prog}: {error}", file=sys.stderr)
             return 2
         for change in changes:
-            _say(f"{library.pyproject}: {change}")
-    else:
+            _say(f"{library.writable}: {change}")
+    elif library.writable is not None:
         _say(f"the declared floor jax>={declared} does not hold: --write raises it to {floor.jax}")
+    else:
+        _say(f"the declared floor jax>={declared} does not hold: declare jax>={floor.jax}")
     return 1
