@@ -335,6 +335,19 @@ def test_a_reference_where_nothing_passes_says_why(tmp_path):
     )
 
 
+def test_a_file_that_cannot_be_collected_loses_only_its_own_tests(tmp_path):
+    # jax_dataclasses 1.6.3 has a test file in Python 3.12's syntax: on 3.11 pytest stopped
+    # at its collection error, and no test of the other files ran.
+    (tmp_path / "test_ok.py").write_text("def test_a(): pass\ndef test_b(): assert False\n")
+    (tmp_path / "test_newer_syntax.py").write_text("def test_c(:\n    pass\n")
+    library = floor.Library(tmp_path, None, "--jax", [rows()[0].jax], None)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    outcome = floor._run_tests(Path(sys.prefix), library, floor.Tests(None, [], [], []), scratch)
+    assert outcome.passed == {"test_ok::test_a"}
+    assert outcome.said == "1 passed, 2 failed, 0 skipped"
+
+
 def test_a_test_run_that_crashes_names_the_signal(tmp_path):
     # interpax 0.3.16's tests end in a segmentation fault inside jaxlib 0.12.0.1 (raw JAX
     # too): no report is written, and the line says so instead of faulthandler's last lines.

@@ -301,7 +301,10 @@ def _run_tests(venv: Path, library: Library, tests: Tests, scratch: Path) -> Out
     report = scratch / "report.xml"
     if tests.command is None:
         command = [str(_bin(venv) / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
-        command += [f"--junitxml={report}", *tests.pytest_args]
+        # A file that cannot be collected on one release (a test importing a newer JAX's
+        # name, or written in a newer Python's syntax) loses its own tests, not the run's.
+        command += ["--continue-on-collection-errors", f"--junitxml={report}"]
+        command += tests.pytest_args
     else:
         command = tests.command
     try:
