@@ -148,9 +148,31 @@ class ScreenedJitted(Jitted):
     """A :class:`Jitted` whose every call, ``lower``, ``trace`` and ``eval_shape`` first
     refuses an argument that contains itself or nests too deeply (``cycles``): the releases
     whose jaxlib flatten segfaults on one (``JitTraits.flatten_segfaults``). Arrays and
-    numbers, the usual arguments, are told apart by one set lookup each; the leading static
-    arguments (``self`` of a method jitted with ``static_argnames=("self",)``), which JAX
-    hashes and never flattens, are not looked at."""
+    numbers, the usual arguments, are told apart by one set lookup each; a static argument
+    (``self`` of a method jitted with ``static_argnames=("self",)``), which JAX hashes and
+    never flattens, is skipped by ``refuse_cycles`` before anything is asked of it."""
+
+    __slots__ = ()
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            for value in args:
+                if type(value) not in ATOM_TYPES:
+                    break
+            else:
+                return self.func(*args)
+        refuse_cycles("jit", args, kwargs, static=self._jc_static)
+        return self.func(*args, **kwargs)
+
+    def _screen(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        refuse_cycles(verb, args, kwargs, static=self._jc_static)
+
+
+class ScreenedAfterStaticJitted(ScreenedJitted):
+    """A :class:`ScreenedJitted` of a function whose first arguments are static (a method
+    jitted with ``static_argnames=("self",)``): each call's screen starts after them, so
+    that the instance is never looked at. Its own type, so that a function without static
+    arguments pays nothing for it."""
 
     __slots__ = ("_jc_screen_from",)
 
@@ -163,8 +185,8 @@ class ScreenedJitted(Jitted):
         fun: Callable[..., Any],
         options: dict[str, Any],
         traits: JitTraits,
-    ) -> ScreenedJitted:
-        self = cast(ScreenedJitted, super().__new__(cls, jitted, fun, options, traits))
+    ) -> ScreenedAfterStaticJitted:
+        self = cast(ScreenedAfterStaticJitted, super().__new__(cls, jitted, fun, options, traits))
         first = 0
         while first in self._jc_static[0]:
             first += 1
@@ -173,7 +195,6 @@ class ScreenedJitted(Jitted):
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
         if not kwargs:
-            # args[0:] is args itself: no copy for a function without static arguments.
             for value in args[self._jc_screen_from :]:
                 if type(value) not in ATOM_TYPES:
                     break
@@ -182,8 +203,18 @@ class ScreenedJitted(Jitted):
         refuse_cycles("jit", args, kwargs, static=self._jc_static)
         return self.func(*args, **kwargs)
 
-    def _screen(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        refuse_cycles(verb, args, kwargs, static=self._jc_static)
+
+def jitted_type(
+    fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits
+) -> type[Jitted]:
+    """The jit object's type for ``fun`` under ``options``: screened where jaxlib's flatten
+    segfaults on a cycle (from its first non-static argument on), else a plain
+    :class:`Jitted`."""
+    if not traits.flatten_segfaults:
+        return Jitted
+    if 0 in static_arguments(fun, options)[0]:
+        return ScreenedAfterStaticJitted
+    return ScreenedJitted
 
 
 def jit_repr(describe: Callable[[], str]) -> str:
@@ -263,8 +294,7 @@ class WithInstance(functools.partial):  # type: ignore[type-arg]
 def make_plain_jit(fun: Callable[..., Any], options: dict[str, Any], traits: JitTraits) -> Jitted:
     """jaxcompat's jit object of ``fun`` with already-checked ``options``: a method's core, a
     staticmethod, or a plain function below JAX 0.6.0."""
-    cls = ScreenedJitted if traits.flatten_segfaults else Jitted
-    return cls(JAX_JIT(fun, **options), fun, options, traits)
+    return jitted_type(fun, options, traits)(JAX_JIT(fun, **options), fun, options, traits)
 
 
 def patched_jax_jit() -> Callable[..., Any] | None:

@@ -29,10 +29,10 @@ from .jit_object import (
     JAX_JIT,
     Jitted,
     PjitFunction,
-    ScreenedJitted,
     WithInstance,
     defined_in_class_body,
     jit_function,
+    jitted_type,
     make_plain_jit,
 )
 from .jit_options import (
@@ -100,8 +100,7 @@ def make_jit(
 
     def make_plain_jit_of(jitted: Any, fun: Callable[..., Any]) -> Jitted:
         # JAX's jitted function (or a staticmethod's), with jaxcompat's lower and trace.
-        cls = ScreenedJitted if traits.flatten_segfaults else Jitted
-        return cls(jitted, fun, {}, traits)
+        return jitted_type(fun, {}, traits)(jitted, fun, {}, traits)
 
     # Where jaxlib's flatten segfaults, every stage target's lower/trace refuses arguments
     # that contain themselves, skipping its static arguments as JAX does; elsewhere they
