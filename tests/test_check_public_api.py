@@ -69,3 +69,40 @@ def test_an_attribute_of_a_name_reads_the_name():
         f"2:1: JC001 `jax.lib.xla_bridge.get_backend` fails on 0.8.0-{rows()[-1]}, emits a "
         "DeprecationWarning on 0.4.33-0.7.2; use `jax.extend.backend.get_backend`"
     )
+
+
+def test_a_method_of_a_public_object_names_its_own_first_release():
+    # jax.tree_util.default_registry is public from 0.4.25, its flatten_one_level from 0.4.26
+    # (jax_dataclasses 1.6.3 declares jax>=0.4.25 and calls it), its flatten_with_path from
+    # 0.4.36. One finding a read: the method's, which speaks for the object where it is absent.
+    source = """\
+        import jax
+        from jax.tree_util import default_registry
+        def f(x):
+            return default_registry.flatten_one_level(x), default_registry.flatten(x)
+        def g(x):
+            return jax.tree_util.default_registry.flatten_with_path(x)
+    """
+    assert check(source, ">=0.4.25") == [
+        "4:12: JC001 `jax.tree_util.default_registry.flatten_one_level` fails on 0.4.25; "
+        "raise the floor to jax>=0.4.26",
+        f"6:12: JC001 `jax.tree_util.default_registry.flatten_with_path` fails on "
+        f"{between('0.4.25', '0.4.36')}; raise the floor to jax>=0.4.36",
+    ]
+    assert check(source, ">=0.4.36") == []
+
+
+def test_a_method_read_through_jaxcompats_name_for_the_object():
+    # jaxcompat.tree_util.default_registry is JAX's registry: public from 0.4.25, its private
+    # one from 0.4.18, whose names are not recorded. Where it is public, its methods are
+    # judged as JAX's; flatten is there on every row that has the object.
+    source = """\
+        from jaxcompat.tree_util import default_registry
+        def f(x):
+            return default_registry.flatten_one_level(x), default_registry.flatten(x)
+    """
+    assert check(source, ">=0.4.18") == [
+        "3:12: JC001 `jax.tree_util.default_registry.flatten_one_level` fails on 0.4.25; "
+        "raise the floor to jax>=0.4.26",
+    ]
+    assert check(source, ">=0.4.26") == []

@@ -30,7 +30,9 @@ rows, in matrix.yml order, into the file ``jaxcompat/_checker/_module_data.py`` 
 - ``names[module][name]``: for every public module that imports on some row and whose names
   the API surface data does not record in detail, one character per row: ``o``, ``w``
   reading it warns, ``r`` listed but reading it raises, ``.`` absent (a module the row
-  lacks, too); written as runs, each a character and its count (``.39o8``).
+  lacks, too); written as runs, each a character and its count (``.39o8``). The public
+  objects of ``PUBLIC_OBJECTS`` are recorded there too, as modules are: their methods are
+  API that code reads through them.
 """
 
 from __future__ import annotations
@@ -135,9 +137,22 @@ def _detailed_modules() -> frozenset[str]:
     return frozenset(json.loads(API_SURFACE.read_text("utf-8"))["modules"])
 
 
+#: Objects of JAX's public modules whose methods code calls through them:
+#: ``jax.tree_util.default_registry.flatten_one_level`` first exists in jaxlib 0.4.26 (a
+#: library declaring ``jax>=0.4.25`` fails there).
+PUBLIC_OBJECTS = ("jax.tree_util.default_registry",)
+
+
+def _object_at(path: str) -> Any:
+    """The object at `path` (a module's attribute), or None where the release lacks it."""
+    module, _, name = path.rpartition(".")
+    return getattr(sys.modules.get(module), name, None)
+
+
 def _names_of(path: str) -> dict[str, str]:
-    """Each public name of module `path`: ``o``, ``w`` (reading it warns), ``r`` (raises)."""
-    module = sys.modules.get(path)
+    """Each public name of module (or ``PUBLIC_OBJECTS`` object) `path`: ``o``, ``w``
+    (reading it warns), ``r`` (raises)."""
+    module = sys.modules.get(path) if path not in PUBLIC_OBJECTS else _object_at(path)
     if module is None:
         return {}
     names = {n for n in dir(module) if not n.startswith("_")}
@@ -219,6 +234,7 @@ def probe() -> dict[str, Any]:
         for path, status in modules.items()
         if status in "ow" and path not in detailed
     }
+    names.update({path: _names_of(path) for path in PUBLIC_OBJECTS})
     classes = {path: _class_attributes(path, example) for path, example in CLASS_EXAMPLES.items()}
     return {
         "jax": jax.__version__,

@@ -79,6 +79,16 @@ def module_name(module: str, name: str) -> tuple[int, int] | None:
     return _mask(chars, "ow"), _mask(chars, "w")
 
 
+def object_rows(path: str) -> int:
+    """The rows where the object (or module) at `path` has a name the data records: where a
+    public object of ``tools/module_surface.py``'s ``PUBLIC_OBJECTS`` is there; 0 for a path
+    whose names the data does not record."""
+    found = 0
+    for runs in _data()["names"].get(path, {}).values():
+        found |= _mask(rows_of_runs(runs), "owr")
+    return found
+
+
 def array_attribute(name: str) -> str | None:
     """One character per row for a JAX array's attribute `name` (``device()``: calling
     ``x.device()``); None if no row has it. See ``tools/module_surface.py``."""

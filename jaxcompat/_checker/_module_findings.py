@@ -24,7 +24,7 @@ from ._api import (
     stable_names,
 )
 from ._codes import DEPRECATED_NAME, MISSING_NAME
-from ._module_data import module_mask, module_name, module_unknown
+from ._module_data import module_mask, module_name, module_unknown, object_rows
 from ._ranges import describe, row_list
 from ._uses import Use
 
@@ -163,10 +163,33 @@ def _name_missing(path: str, scope: int) -> tuple[str, int, int] | None:
     return None
 
 
+def _jax_object_read(use: Use) -> tuple[str, int] | None:
+    """(the JAX path, the rows where JAX's public object is there) for a name read of a
+    jaxcompat stable name that is one of JAX's public objects whose own names the module data
+    records: ``jaxcompat.tree_util.default_registry.flatten_one_level`` reads JAX's registry.
+    On the rows before JAX made the object public jaxcompat gives its private one, whose
+    names the data does not know, so only the rows where it is public are judged."""
+    relative = use.path.removeprefix("jaxcompat.")
+    parts = relative.split(".")
+    if relative == use.path or len(parts) < 2:
+        return None
+    for end in range(1, len(parts)):
+        prefix = ".".join(parts[:end])
+        if prefix in stable_names():
+            there = object_rows(f"jax.{prefix}")
+            return (f"jax.{relative}", there) if there else None
+    return None
+
+
 def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, int]]:
     """(line, col, code, message, rows) for a use of a module some row of `scope` lacks."""
+    if use.guarded or not use.check_name:
+        return
     path = _jax_path(use)
-    if path is None or use.guarded or not use.check_name:
+    if path is None:
+        object_read = _jax_object_read(use)
+        if object_read is not None:
+            yield from _object_name_findings(use, object_read[0], scope & object_read[1])
         return
     found = _missing(path, use.imported, use.bound or "", scope)
     name = _name_missing(path, scope) if path.count(".") > 1 else None
@@ -193,6 +216,20 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
             parts.append(f"importing it emits a DeprecationWarning on {describe(warns)}")
         fix = MODULE_REPLACEMENTS.get(module) or _floor_or_move(absent | warns, scope)
         yield _finding(use, f"module `{module}` {', '.join(parts)}; {fix}", absent, warns)
+
+
+def _object_name_findings(
+    use: Use, path: str, scope: int
+) -> Iterator[tuple[int, int, str, str, int]]:
+    name = _name_missing(path, scope)
+    if name is None or not name[1] | name[2]:
+        return
+    named, absent, warns = name
+    parts = [f"fails on {describe(absent)}"] if absent else []
+    if warns:
+        parts.append(f"emits a DeprecationWarning on {describe(warns)}")
+    fix = _floor_or_move(absent | warns, scope)
+    yield _finding(use, f"`{named}` {', '.join(parts)}; {fix}", absent, warns)
 
 
 def _floor_or_move(bad: int, scope: int) -> str:

@@ -55,6 +55,7 @@ from ._codes import (
 from ._config_findings import config_findings
 from ._gates import VERSION_PATHS, available_rows
 from ._jaxcompat_calls import refused_arguments
+from ._module_data import module_name
 from ._module_findings import module_findings
 from ._ranges import describe, row_list
 from ._uses import CallInfo, Gate, Use
@@ -153,6 +154,11 @@ def _name_problems(
     name = facts(jax_path)
     if name is None or not name.known:
         return ()
+    if name.path != jax_path and _names_recorded(name.path, jax_path):
+        # A method of a public object (`jax.tree_util.default_registry.flatten_one_level`):
+        # the module data records the object's own names, and its finding (module_findings)
+        # speaks for the object too, where it is absent.
+        return ()
     absent, raises = name.absent & scope, name.raises & scope
     if guarded:
         absent = raises = 0  # the except clause handles it
@@ -174,6 +180,13 @@ def _name_problems(
     subject = f"module {shown}" if is_module else shown
     message = f"{subject} {', '.join(parts)}; {_fix(jax_path, bad, scope)}"
     return ((code, message, bad),)
+
+
+def _names_recorded(recorded: str, path: str) -> bool:
+    """Whether the module data records the names of the object at `recorded`, and so the
+    name `path` reads of it."""
+    attribute = path.removeprefix(recorded + ".").partition(".")[0]
+    return module_name(recorded, attribute) is not None
 
 
 def _call_findings(
