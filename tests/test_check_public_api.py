@@ -106,3 +106,21 @@ def test_a_method_read_through_jaxcompats_name_for_the_object():
         "raise the floor to jax>=0.4.26",
     ]
     assert check(source, ">=0.4.26") == []
+
+
+def test_a_name_read_through_jaxcompats_name_for_a_jax_module():
+    # jaxcompat.extend.backend is JAX's module where JAX has it (0.4.26 on), and get_backend
+    # is first in 0.4.33 there: read through jaxcompat's name, it fails on 0.4.26-0.4.31 (the
+    # module's own finding names the rows before). jaxcompat.config, an adapter of JAX's
+    # Config, is not judged by JAX's names.
+    source = """\
+        import jaxcompat
+        from jaxcompat.extend import backend
+        b = backend.get_backend()
+        jaxcompat.config.update("jax_enable_x64", True)
+    """
+    assert check(source, ">=0.4.26") == [
+        f"3:5: JC001 `jax.extend.backend.get_backend` fails on {between('0.4.26', '0.4.33')}; "
+        "raise the floor to jax>=0.4.33",
+    ]
+    assert check(source, ">=0.4.33") == []

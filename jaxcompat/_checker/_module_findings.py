@@ -165,19 +165,26 @@ def _name_missing(path: str, scope: int) -> tuple[str, int, int] | None:
 
 def _jax_object_read(use: Use) -> tuple[str, int] | None:
     """(the JAX path, the rows where JAX's public object is there) for a name read of a
-    jaxcompat stable name that is one of JAX's public objects whose own names the module data
-    records: ``jaxcompat.tree_util.default_registry.flatten_one_level`` reads JAX's registry.
-    On the rows before JAX made the object public jaxcompat gives its private one, whose
-    names the data does not know, so only the rows where it is public are judged."""
+    jaxcompat stable name that is JAX's own object wherever JAX has it, and whose names the
+    module data records: ``jaxcompat.tree_util.default_registry.flatten_one_level`` reads
+    JAX's registry, ``jaxcompat.extend.backend.get_backend`` JAX's module (first in 0.4.33).
+    On the rows before JAX made the object public jaxcompat gives another (a private one, a
+    backport) whose names the data does not know, so only the rows where it is public are
+    judged."""
     relative = use.path.removeprefix("jaxcompat.")
     parts = relative.split(".")
     if relative == use.path or len(parts) < 2:
         return None
     for end in range(1, len(parts)):
         prefix = ".".join(parts[:end])
-        if prefix in stable_names():
-            there = object_rows(f"jax.{prefix}")
-            return (f"jax.{relative}", there) if there else None
+        entry = stable_names().get(prefix)
+        if entry is None:
+            continue
+        module, _, attribute = entry.sources[0].where.partition(":")
+        if f"{module}.{attribute}" != f"jax.{prefix}" or entry.sources[0].adapter is not None:
+            return None  # jaxcompat's own object where JAX has one (`config`'s adapter)
+        there = object_rows(f"jax.{prefix}")
+        return (f"jax.{relative}", there) if there else None
     return None
 
 

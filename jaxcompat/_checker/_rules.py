@@ -55,7 +55,7 @@ from ._codes import (
 from ._config_findings import config_findings
 from ._gates import VERSION_PATHS, available_rows
 from ._jaxcompat_calls import refused_arguments
-from ._module_data import module_name
+from ._module_data import module_mask, module_name
 from ._module_findings import module_findings
 from ._ranges import describe, row_list
 from ._uses import CallInfo, Gate, Use
@@ -183,8 +183,10 @@ def _name_problems(
 
 
 def _names_recorded(recorded: str, path: str) -> bool:
-    """Whether the module data records the names of the object at `recorded`, and so the
-    name `path` reads of it."""
+    """Whether the module data records the names of the object (not a module) at
+    `recorded`, and so the name `path` reads of it."""
+    if module_mask(recorded) is not None:
+        return False  # a module: this finding speaks for its names, as before
     attribute = path.removeprefix(recorded + ".").partition(".")[0]
     return module_name(recorded, attribute) is not None
 
