@@ -219,6 +219,26 @@ def test_a_directory_without_pyproject_is_a_usage_error(tmp_path, capsys):
     )
 
 
+def test_jax_goes_around_a_bad_jax_requirement_but_write_cannot(tmp_path, capsys):
+    # The error names --jax where --jax is a way around it, and only there.
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=>0.4"]\n')
+    bad = f"{library / 'pyproject.toml'}: the jax requirement 'jax>=>0.4' is not a valid PEP 508"
+    assert floor.main([str(library)]) == 2
+    error = capsys.readouterr().err
+    assert bad in error and error.endswith("; fix it, or pass --jax SPEC\n")
+    assert floor.main([str(library), "--jax", ">=0.4.30", "--write"]) == 2
+    error = capsys.readouterr().err
+    assert bad in error and error.endswith("; fix it\n")
+    declared = floor._library(library, ">=0.4.30", write=False)
+    assert (declared.declared_in, declared.declared[0], declared.writable) == (
+        "--jax",
+        "0.4.30",
+        None,
+    )
+
+
 def test_a_library_declared_in_setup_py_gives_its_range_with_jax(tmp_path, capsys):
     # Its pyproject.toml holds the build system only: the declared range is not guessed.
     library = _library(tmp_path / "lib", [], project_table=False)

@@ -196,7 +196,10 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
     if path is None:
         object_read = _jax_object_read(use)
         if object_read is not None:
-            yield from _object_name_findings(use, object_read[0], scope & object_read[1])
+            object_scope = scope & object_read[1]
+            name = _name_missing(object_read[0], object_scope)
+            if name is not None and name[1] | name[2]:
+                yield _name_finding(use, *name, object_scope)
         return
     found = _missing(path, use.imported, use.bound or "", scope)
     name = _name_missing(path, scope) if path.count(".") > 1 else None
@@ -204,16 +207,8 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
     # A name can come later than its module (jax.extend.backend in 0.4.26, its
     # get_backend in 0.4.33): the name speaks for both where it fails on more rows.
     if name is not None and (name[1] | name[2]) & ~module_rows:
-        named, absent, warns = name[0], name[1] | (found[1] if found else 0), name[2]
-        parts = [f"fails on {describe(absent)}"] if absent else []
-        if warns:
-            parts.append(f"emits a DeprecationWarning on {describe(warns)}")
-        fix = (
-            NAME_REPLACEMENTS.get(named)
-            or MODULE_REPLACEMENTS.get(named.rpartition(".")[0])
-            or _floor_or_move(absent | warns, scope)
-        )
-        yield _finding(use, f"`{named}` {', '.join(parts)}; {fix}", absent, warns)
+        absent = name[1] | (found[1] if found else 0)
+        yield _name_finding(use, name[0], absent, name[2], scope)
         return
     if found is not None:
         module, absent, warns = found
@@ -225,18 +220,20 @@ def module_findings(use: Use, scope: int) -> Iterator[tuple[int, int, str, str, 
         yield _finding(use, f"module `{module}` {', '.join(parts)}; {fix}", absent, warns)
 
 
-def _object_name_findings(
-    use: Use, path: str, scope: int
-) -> Iterator[tuple[int, int, str, str, int]]:
-    name = _name_missing(path, scope)
-    if name is None or not name[1] | name[2]:
-        return
-    named, absent, warns = name
+def _name_finding(
+    use: Use, named: str, absent: int, warns: int, scope: int
+) -> tuple[int, int, str, str, int]:
+    """The finding for a name (of a module or a public object) that `absent` rows lack and
+    `warns` rows warn on."""
     parts = [f"fails on {describe(absent)}"] if absent else []
     if warns:
         parts.append(f"emits a DeprecationWarning on {describe(warns)}")
-    fix = _floor_or_move(absent | warns, scope)
-    yield _finding(use, f"`{named}` {', '.join(parts)}; {fix}", absent, warns)
+    fix = (
+        NAME_REPLACEMENTS.get(named)
+        or MODULE_REPLACEMENTS.get(named.rpartition(".")[0])
+        or _floor_or_move(absent | warns, scope)
+    )
+    return _finding(use, f"`{named}` {', '.join(parts)}; {fix}", absent, warns)
 
 
 def _floor_or_move(bad: int, scope: int) -> str:

@@ -166,8 +166,13 @@ def _library(path: Path, spec: str | None, write: bool) -> Library:
     pyproject = root / "pyproject.toml" if (root / "pyproject.toml").is_file() else None
     try:
         # A library declared in setup.py keeps at most its build system in pyproject.toml:
-        # taking every release as its declared range would be a guess.
-        declared = range_for_file(pyproject, None, {}, "--jax SPEC") if pyproject else None
+        # taking every release as its declared range would be a guess. Its requirement is
+        # read where it is the range (no --jax) or what --write raises; a bad one is then
+        # named with the option that goes around it, if any.
+        declared = None
+        if pyproject is not None and (spec is None or write):
+            fix_option = None if write else "--jax SPEC"
+            declared = range_for_file(pyproject, None, {}, fix_option)
         if declared is not None and declared[1] == NO_JAX_REQUIREMENT:
             declared = None
         if write and declared is None:

@@ -179,14 +179,8 @@ class ScreenedAfterStaticJitted(ScreenedJitted):
     #: The first position that is not one of the leading static arguments.
     _jc_screen_from: int
 
-    def __new__(
-        cls,
-        jitted: Callable[..., Any],
-        fun: Callable[..., Any],
-        options: dict[str, Any],
-        traits: JitTraits,
-    ) -> ScreenedAfterStaticJitted:
-        self = cast(ScreenedAfterStaticJitted, super().__new__(cls, jitted, fun, options, traits))
+    def __new__(cls, *arguments: Any) -> ScreenedAfterStaticJitted:  # Jitted's arguments
+        self = cast(ScreenedAfterStaticJitted, super().__new__(cls, *arguments))
         first = 0
         while first in self._jc_static[0]:
             first += 1
