@@ -157,6 +157,44 @@ def test_table_entries_are_well_formed():
             assert source.where.count(":") == 1, source
 
 
+# The names given through an adapter of JAX's own function on releases where that function's
+# recorded signature is the newest one: what the adapter changes there is behaviour.
+ADAPTED_FOR_BEHAVIOUR = {
+    "typeof": "get_aval of a concrete value is a ConcreteArray before JAX 0.4.36",
+    "random.split": "num is a count, not a shape, before JAX 0.4.14",
+    "random.key_impl": "a built-in implementation is a PRNGSpec, not a name, before JAX 0.4.36",
+    "lax.fft": "fft takes jaxlib's FftType, not JAX's own enum, before JAX 0.4.35",
+}
+
+
+@pytest.mark.one_row
+def test_an_adapter_of_jaxs_function_stops_where_its_signature_becomes_the_newest():
+    # Where JAX's own function is the newest from a release on and an adapter of it serves the
+    # rows before, no row before may already have a signature of the rows after (JAX 0.4.27's
+    # clip took min=/max= and was adapted until 0.4.30, measured from the recorded API).
+    from jaxcompat._releases import parse_release
+
+    checked = {}
+    for entry in STABLE_NAMES:
+        for own in entry.sources:
+            releases = own.releases or ""
+            adapted = any(s.where == own.where and s.adapter for s in entry.sources)
+            if own.adapter or not releases.startswith(">=") or "," in releases or not adapted:
+                continue
+            first = parse_release(releases.removeprefix(">="))
+            path = own.where.replace(":", ".")
+            signatures = {row: _surface.signature_at(path, row) for row in _surface.rows()}
+            newest = {s for row, s in signatures.items() if parse_release(row) >= first}
+            checked[entry.path] = [
+                row
+                for row, signature in signatures.items()
+                if parse_release(row) < first and signature is not None and signature in newest
+            ]
+    assert {"numpy.clip", "numpy.reshape", "make_mesh"} <= checked.keys()
+    same = {path for path, rows in checked.items() if rows}
+    assert same == set(ADAPTED_FOR_BEHAVIOUR), {path: checked[path] for path in same}
+
+
 def test_a_stable_name_present_in_jax_is_jaxs_own_object():
     # Where the installed JAX has the name with its newest meaning, it is JAX's object.
     assert jaxcompat.tree.map is getattr(jax, "tree", jax.tree_util).__dict__.get(

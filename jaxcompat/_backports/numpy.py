@@ -1,4 +1,4 @@
-"""``jax.numpy`` functions whose keywords were renamed in JAX 0.4.30."""
+"""``jax.numpy`` functions whose keywords were renamed: clip in JAX 0.4.27, reshape in 0.4.28."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ __all__ = ["clip_from_a_min_a_max", "reshape_from_newshape"]
 
 
 def clip_from_a_min_a_max(jax_clip: Callable[..., Any]) -> Callable[..., Any]:
-    """``jnp.clip(arr, /, min=None, max=None)`` from the ``clip(a, a_min, a_max)`` of < 0.4.30."""
+    """``jnp.clip(arr, /, min=None, max=None)`` from the ``clip(a, a_min, a_max)`` of < 0.4.27."""
 
     def clip(arr: Any = None, /, min: Any = None, max: Any = None) -> Any:
         return jax_clip(arr, min, max)

@@ -42,9 +42,9 @@ def _no_axis_types_error() -> TypeError:
 
 
 def make_mesh_from_jax(jax_make_mesh: Callable[..., Mesh]) -> Callable[..., Mesh]:
-    """``make_mesh(axis_sizes, axis_names, axis_types=None, *, devices=None)`` (JAX 0.11.2).
+    """``make_mesh(axis_sizes, axis_names, axis_types=None, *, devices=None)`` (JAX 0.11.1).
 
-    ``jax.make_mesh`` of 0.4.32-0.11.1 named its first parameter ``axis_shapes``, took
+    ``jax.make_mesh`` of 0.4.32-0.11.0 named its first parameter ``axis_shapes``, took
     ``devices`` before ``axis_types`` until 0.7.0, and made Auto axes by default until 0.9.0:
     every argument is passed by keyword, with the newest default.
     """

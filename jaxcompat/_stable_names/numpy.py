@@ -9,14 +9,14 @@ NAMES: tuple[StableName, ...] = (
     StableName(
         "numpy.clip",
         (
-            Source("jax.numpy:clip", releases=">=0.4.30"),
+            Source("jax.numpy:clip", releases=">=0.4.27"),
             Source("jax.numpy:clip", adapter="numpy:clip_from_a_min_a_max"),
         ),
     ),
     StableName(
         "numpy.reshape",
         (
-            Source("jax.numpy:reshape", releases=">=0.4.30"),
+            Source("jax.numpy:reshape", releases=">=0.4.28"),
             Source("jax.numpy:reshape", adapter="numpy:reshape_from_newshape"),
         ),
     ),

@@ -20,9 +20,9 @@ NAMES: tuple[StableName, ...] = (
     StableName(
         "make_mesh",
         (
-            # The first parameter was axis_shapes until 0.11.2, and devices/axis_types
+            # The first parameter was axis_shapes until 0.11.1, and devices/axis_types
             # swapped positions at 0.7.0: older releases get the newest signature.
-            Source("jax:make_mesh", releases=">=0.11.2"),
+            Source("jax:make_mesh", releases=">=0.11.1"),
             Source("jax:make_mesh", adapter="sharding:make_mesh_from_jax"),
             Source(
                 "jax.experimental.mesh_utils:create_device_mesh",
