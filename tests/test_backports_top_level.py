@@ -411,6 +411,38 @@ def test_itemsize_bits_rejects_what_jax_rejects():
         jaxcompat.dtypes.itemsize_bits(np.dtype(object))
 
 
+# JAX's custom dtypes, as a dtype, a scalar type and a name, with the numpy kind each is of.
+CUSTOM_DTYPES = [
+    *((form, np.floating) for form in (np_jax.bfloat16, np.dtype(np_jax.bfloat16), "bfloat16")),
+    (np.dtype(np_jax.float8_e4m3fn), np.floating),
+    (np_jax.float8_e5m2, np.floating),
+    (np.dtype(np_jax.int4), np.signedinteger),
+    (np.dtype(np_jax.uint4), np.unsignedinteger),
+]
+NUMPY_KINDS = [
+    np.generic,
+    np.number,
+    np.inexact,
+    np.floating,
+    np.integer,
+    np.signedinteger,
+    np.unsignedinteger,
+    np.complexfloating,
+    np.bool_,
+]
+
+
+@pytest.mark.parametrize("module", ["numpy", "dtypes"])
+@pytest.mark.parametrize(("dtype", "kind"), CUSTOM_DTYPES, ids=str)
+def test_issubdtype_places_custom_dtypes_under_their_numpy_kinds(module, dtype, kind):
+    # JAX before 0.4.17 said a custom dtype was not an np.generic.
+    issubdtype = getattr(jaxcompat, module).issubdtype
+    for other in NUMPY_KINDS:
+        assert issubdtype(dtype, other) is issubclass(kind, other), other
+    assert issubdtype(dtype, dtype) is True
+    assert issubdtype(np.float32, dtype) is False
+
+
 # --- jax.typeof ----------------------------------------------------------------------------
 
 

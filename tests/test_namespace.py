@@ -38,7 +38,7 @@ from tests._stable_names_helpers import TABLE, available, lookup, needs
         ("nn.relu", jax.nn.relu),
         ("tree_util.tree_map", jax.tree_util.tree_map),
         ("sharding.NamedSharding", jax.sharding.NamedSharding),
-        ("dtypes.issubdtype", jax.dtypes.issubdtype),
+        ("dtypes.result_type", jax.dtypes.result_type),
         ("custom_derivatives.closure_convert", jax.custom_derivatives.closure_convert),
         ("errors.TracerArrayConversionError", jax.errors.TracerArrayConversionError),
         ("typing.ArrayLike", jax.typing.ArrayLike),
@@ -164,6 +164,8 @@ ADAPTED_FOR_BEHAVIOUR = {
     "random.split": "num is a count, not a shape, before JAX 0.4.14",
     "random.key_impl": "a built-in implementation is a PRNGSpec, not a name, before JAX 0.4.36",
     "lax.fft": "fft takes jaxlib's FftType, not JAX's own enum, before JAX 0.4.35",
+    "dtypes.issubdtype": "a custom dtype is not an np.generic before JAX 0.4.17",
+    "numpy.issubdtype": "a custom dtype is not an np.generic before JAX 0.4.17",
 }
 
 

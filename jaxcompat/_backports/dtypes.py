@@ -1,7 +1,8 @@
-"""``jax.dtypes`` functions that older releases lack."""
+"""``jax.dtypes`` functions that older releases lack or answer differently."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ _issubdtype: Any = jnp.issubdtype
 _iinfo: Any = jnp.iinfo
 _finfo: Any = jnp.finfo
 
-__all__ = ["itemsize_bits"]
+__all__ = ["issubdtype_under_generic", "itemsize_bits"]
 
 
 def itemsize_bits(dtype: Any) -> int:
@@ -28,3 +29,21 @@ def itemsize_bits(dtype: Any) -> int:
     if _issubdtype(dtype, np.complexfloating):
         return 2 * int(_finfo(dtype).bits)
     raise ValueError(f"unexpected input: {dtype=}")
+
+
+def issubdtype_under_generic(jax_issubdtype: Callable[[Any, Any], bool]) -> Callable[..., bool]:
+    """``issubdtype(a, b)`` where JAX's own says a custom dtype is not an ``np.generic``.
+
+    Before JAX 0.4.17 a custom dtype (bfloat16, the float8 types, int4, uint4) was a
+    sub-dtype of ``np.floating``, ``np.inexact``, ``np.number`` (or the integer kinds) and
+    of itself, but not of ``np.generic``, above them all; from 0.4.17 it is. Such a dtype is
+    a number, so a generic: every other question goes to JAX's own function.
+    """
+
+    def issubdtype(a: Any, b: Any) -> bool:
+        if b is np.generic and not jax_issubdtype(a, b):
+            return jax_issubdtype(a, np.number)
+        return jax_issubdtype(a, b)
+
+    issubdtype.__doc__ = jax_issubdtype.__doc__
+    return issubdtype

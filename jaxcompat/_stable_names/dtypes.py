@@ -1,4 +1,5 @@
-"""Stable names of ``jax.dtypes`` added after JAX 0.4.13 (prng_key is in ``modules.py``)."""
+"""Stable names of ``jax.dtypes``: added after JAX 0.4.13 (prng_key is in ``modules.py``), or
+answering differently before."""
 
 from __future__ import annotations
 
@@ -15,6 +16,21 @@ NAMES: tuple[StableName, ...] = (
         (Source("jax.dtypes:extended"),),
         first="0.4.18",
         reason="extended dtypes do not exist before it",
+    ),
+    # Before JAX 0.4.17 issubdtype(bfloat16, np.generic) was False (and the same for the
+    # float8 types, int4 and uint4), though they are numbers: True, as numpy and JAX say now.
+    *(
+        StableName(
+            path,
+            (
+                Source(where, releases=">=0.4.17"),
+                Source(where, adapter="dtypes:issubdtype_under_generic"),
+            ),
+        )
+        for path, where in (
+            ("dtypes.issubdtype", "jax.dtypes:issubdtype"),
+            ("numpy.issubdtype", "jax.numpy:issubdtype"),
+        )
     ),
     StableName(
         "dtypes.itemsize_bits",
