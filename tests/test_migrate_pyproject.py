@@ -414,6 +414,45 @@ def test_the_floor_the_other_dependencies_admit(
     assert out[-1].endswith(f"the ported code runs on JAX {floor} and newer.")
 
 
+@pytest.mark.parametrize(
+    "table",
+    [
+        '[project.optional-dependencies]\ntest = ["chexlike", "jax"]\n',
+        '[dependency-groups]\ntests = ["chexlike"]\n',
+    ],
+)
+def test_test_requirements_that_hold_jax_higher_are_named_and_leave_the_floor(
+    project, capsys, table
+):
+    # The library runs on 0.4.13; its tests need chexlike (jax>=0.4.27): `floor` and
+    # `matrix` cannot install them below that.
+    _library(project, ["jax>=0.5", "plain"])
+    with (project / "pyproject.toml").open("a") as pyproject:
+        pyproject.write(table)
+    assert main(["--check", "lib"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    where = "extra 'test'" if "optional" in table else "dependency group 'tests'"
+    assert "note: the other dependencies admit JAX 0.4.13" in out
+    assert (
+        f"note: the test requirements ({where}): they hold JAX at 0.4.27 and newer: "
+        "chexlike; `jaxcompat floor` and `jaxcompat matrix` cannot run the library's tests "
+        "below that"
+    ) in out
+    assert out[-1].endswith("the ported code runs on JAX 0.4.13 and newer.")
+
+
+def test_test_requirements_below_the_code_s_floor_say_nothing(project, capsys):
+    # The code needs 0.5.3 (jax.sharding.AxisType), above what chexlike needs.
+    (project / "lib" / "__init__.py").write_text("import jax\nt = jax.sharding.AxisType\n")
+    _library(project, ["jax>=0.6", "plain"])
+    with (project / "pyproject.toml").open("a") as pyproject:
+        pyproject.write('[project.optional-dependencies]\ntest = ["chexlike"]\n')
+    assert main(["--check", "lib"]) == 1
+    out = capsys.readouterr().out
+    assert "test requirements" not in out
+    assert out.splitlines()[-1].endswith("the ported code runs on JAX 0.5.3 and newer.")
+
+
 def test_requirements_that_admit_no_release_leave_the_code_s_floor(project, capsys):
     # The code needs 0.5.3 (jax.sharding.AxisType); capped needs JAX below 0.5.
     (project / "lib" / "__init__.py").write_text("import jax\nt = jax.sharding.AxisType\n")

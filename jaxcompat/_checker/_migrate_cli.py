@@ -409,6 +409,8 @@ def main(argv: list[str]) -> int:
         say_pyproject(end.edit, changed=pyproject_changed, write=write, diff=args.diff)
     if bound.note:
         print(f"note: {bound.note}")
+    if tests_note := bound.tests_note_above(end.floor):
+        print(f"note: {tests_note}")
     for said in end.left:
         print(said)
     lowered = end.edit is not None and any(c.startswith("jax:") for c in end.edit.changes)

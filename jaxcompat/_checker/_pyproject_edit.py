@@ -33,6 +33,7 @@ __all__ = [
     "PyprojectEdit",
     "PyprojectError",
     "project_table",
+    "pyproject_tables",
     "raise_floor",
     "update",
     "validate",
@@ -198,9 +199,15 @@ def _lowest_for_marker(requirement: Requirement, floor: str) -> str | None:
     return None
 
 
+def pyproject_tables(pyproject: Path) -> dict[str, object]:
+    """The tables of a pyproject.toml ``validate`` passed."""
+    tables: dict[str, object] = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    return tables
+
+
 def project_table(pyproject: Path) -> dict[str, object]:
     """The ``[project]`` table of a pyproject.toml ``validate`` passed ({} if it has none)."""
-    project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project")
+    project = pyproject_tables(pyproject).get("project")
     return project if isinstance(project, dict) else {}
 
 
