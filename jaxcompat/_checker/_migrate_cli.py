@@ -34,6 +34,7 @@ from typing import TypeVar
 
 from .._program import parse_arguments, program_name
 from ._checked import SUPPRESSION, CheckedSource, read_checked
+from ._dependency_bound import DependencyBound, dependency_bound
 from ._edits import applied, edited_tree
 from ._files import (
     LEADS_OUTSIDE,
@@ -53,9 +54,7 @@ from ._migrate import import_edits, keyword_edits, remove_gates
 from ._migrate_gates import dead_branches_removed
 from ._migrate_pyproject import (
     KEPT_LINES,
-    DependencyBound,
     PortedFile,
-    dependency_bound,
     down_to,
     end_of_port,
     gate_count,
