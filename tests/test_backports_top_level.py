@@ -9,6 +9,7 @@ long-standing JAX functions (``jax.vjp``, ``jax.tree_util``), NumPy or exact kno
 
 import collections
 import dataclasses
+import inspect
 import typing
 from typing import NamedTuple
 
@@ -441,6 +442,15 @@ def test_issubdtype_places_custom_dtypes_under_their_numpy_kinds(module, dtype, 
         assert issubdtype(dtype, other) is issubclass(kind, other), other
     assert issubdtype(dtype, dtype) is True
     assert issubdtype(np.float32, dtype) is False
+
+
+@pytest.mark.parametrize("module", ["numpy", "dtypes"])
+def test_issubdtype_takes_its_arguments_by_jaxs_names(module):
+    # jax.numpy's are arg1 and arg2, jax.dtypes' a and b.
+    issubdtype = getattr(jaxcompat, module).issubdtype
+    names = list(inspect.signature(getattr(jax, module).issubdtype).parameters)
+    assert list(inspect.signature(issubdtype).parameters) == names
+    assert issubdtype(**dict(zip(names, [np_jax.bfloat16, np.generic], strict=True))) is True
 
 
 # --- jax.typeof ----------------------------------------------------------------------------

@@ -13,7 +13,11 @@ _issubdtype: Any = jnp.issubdtype
 _iinfo: Any = jnp.iinfo
 _finfo: Any = jnp.finfo
 
-__all__ = ["issubdtype_under_generic", "itemsize_bits"]
+__all__ = [
+    "dtypes_issubdtype_under_generic",
+    "itemsize_bits",
+    "numpy_issubdtype_under_generic",
+]
 
 
 def itemsize_bits(dtype: Any) -> int:
@@ -31,19 +35,39 @@ def itemsize_bits(dtype: Any) -> int:
     raise ValueError(f"unexpected input: {dtype=}")
 
 
-def issubdtype_under_generic(jax_issubdtype: Callable[[Any, Any], bool]) -> Callable[..., bool]:
-    """``issubdtype(a, b)`` where JAX's own says a custom dtype is not an ``np.generic``.
+def _under_generic(jax_issubdtype: Callable[[Any, Any], bool], a: Any, b: Any) -> bool:
+    """``jax_issubdtype(a, b)``, and True for a custom dtype under ``np.generic``.
 
     Before JAX 0.4.17 a custom dtype (bfloat16, the float8 types, int4, uint4) was a
     sub-dtype of ``np.floating``, ``np.inexact``, ``np.number`` (or the integer kinds) and
     of itself, but not of ``np.generic``, above them all; from 0.4.17 it is. Such a dtype is
     a number, so a generic: every other question goes to JAX's own function.
     """
+    if b is np.generic and not jax_issubdtype(a, b):
+        return jax_issubdtype(a, np.number)
+    return jax_issubdtype(a, b)
+
+
+def dtypes_issubdtype_under_generic(
+    jax_issubdtype: Callable[[Any, Any], bool],
+) -> Callable[..., bool]:
+    """``jax.dtypes.issubdtype(a, b)`` of JAX 0.4.17 (``_under_generic``)."""
 
     def issubdtype(a: Any, b: Any) -> bool:
-        if b is np.generic and not jax_issubdtype(a, b):
-            return jax_issubdtype(a, np.number)
-        return jax_issubdtype(a, b)
+        return _under_generic(jax_issubdtype, a, b)
+
+    issubdtype.__doc__ = jax_issubdtype.__doc__
+    return issubdtype
+
+
+def numpy_issubdtype_under_generic(
+    jax_issubdtype: Callable[[Any, Any], bool],
+) -> Callable[..., bool]:
+    """``jax.numpy.issubdtype(arg1, arg2)`` of JAX 0.4.17 (``_under_generic``): the
+    parameters keep jax.numpy's names, which differ from jax.dtypes'."""
+
+    def issubdtype(arg1: Any, arg2: Any) -> bool:
+        return _under_generic(jax_issubdtype, arg1, arg2)
 
     issubdtype.__doc__ = jax_issubdtype.__doc__
     return issubdtype

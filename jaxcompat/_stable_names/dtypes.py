@@ -19,18 +19,19 @@ NAMES: tuple[StableName, ...] = (
     ),
     # Before JAX 0.4.17 issubdtype(bfloat16, np.generic) was False (and the same for the
     # float8 types, int4 and uint4), though they are numbers: True, as numpy and JAX say now.
-    *(
-        StableName(
-            path,
-            (
-                Source(where, releases=">=0.4.17"),
-                Source(where, adapter="dtypes:issubdtype_under_generic"),
-            ),
-        )
-        for path, where in (
-            ("dtypes.issubdtype", "jax.dtypes:issubdtype"),
-            ("numpy.issubdtype", "jax.numpy:issubdtype"),
-        )
+    StableName(
+        "dtypes.issubdtype",
+        (
+            Source("jax.dtypes:issubdtype", releases=">=0.4.17"),
+            Source("jax.dtypes:issubdtype", adapter="dtypes:dtypes_issubdtype_under_generic"),
+        ),
+    ),
+    StableName(
+        "numpy.issubdtype",
+        (
+            Source("jax.numpy:issubdtype", releases=">=0.4.17"),
+            Source("jax.numpy:issubdtype", adapter="dtypes:numpy_issubdtype_under_generic"),
+        ),
     ),
     StableName(
         "dtypes.itemsize_bits",
