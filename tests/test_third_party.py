@@ -172,3 +172,31 @@ def test_report_keeps_the_last_section_of_a_library_not_run_since(tmp_path):
     block = compatibility.read_text()
     assert f"| optax {optax.version} | 0.4.30 | 5 / 0 / 0 | 5 / 0 / 0 |" in block
     assert f"| optax {optax.version} | {optax.floor} |" not in block
+
+
+def test_run_starts_pytest_in_the_working_directory_the_tests_open_files_from(
+    tmp_path, monkeypatch
+):
+    # mctx's tree_test.py opens "../mctx/_src/tests/test_data/...": it runs from mctx/.
+    tests = tmp_path / "work" / "raw" / "pkg" / "_src"
+    tests.mkdir(parents=True)
+    (tests / "data.json").write_text("[1, 2]")
+    (tests / "data_test.py").write_text(
+        "import json\n\n\ndef test_reads_its_data():\n"
+        "    with open('../pkg/_src/data.json') as data:\n"
+        "        assert json.load(data) == [1, 2]\n"
+    )
+    (tmp_path / "work" / "raw" / "pytest.ini").write_text("[pytest]\n")
+    monkeypatch.setattr(third_party, "RESULTS", tmp_path / "results")
+    library = third_party.Library(
+        name="pkg",
+        version="1.0",
+        floor="0.9.0",
+        below_floor=("0.4.30",),
+        dependencies=(),
+        working_directory="pkg",
+    )
+    out = third_party.run(library, "0.4.30", "raw", tmp_path / "work", [])
+    record = json.loads(out.read_text())
+    assert record["counts"] == {"passed": 1, "failed": 0, "error": 0, "skipped": 0}
+    assert record["tests"] == {"pkg._src.data_test::test_reads_its_data": "passed"}

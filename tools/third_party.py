@@ -129,7 +129,7 @@ def run(library: Library, row: str, mode: str, work: Path, pytest_args: list[str
             sys.executable,
             "-m",
             "pytest",
-            *batch,
+            *(str(directory / file) for file in batch),
             "-p",
             "no:cacheprovider",
             "-q",
@@ -145,7 +145,9 @@ def run(library: Library, row: str, mode: str, work: Path, pytest_args: list[str
             "junit_family=xunit2",
             *pytest_args,
         ]
-        completed = subprocess.run(command, cwd=directory, env=environment, check=False)
+        completed = subprocess.run(
+            command, cwd=directory / library.working_directory, env=environment, check=False
+        )
         statuses.append(completed.returncode)
         if junit.exists():
             found.update(_outcomes(junit, library.package))

@@ -19,13 +19,15 @@ class Library:
     why: str = ""
     # Each test file in a fresh interpreter, where some must set up JAX's devices first.
     per_file: bool = False
-    # Warnings are errors, except the library's own warnings about itself listed here.
+    # Warnings are errors, except these (none of them JAX's), each with its reason beside it.
     allowed_warnings: tuple[str, ...] = ()
     # The Python package the distribution installs, where its name differs from `name`.
     import_name: str = ""
     # Where the sdist keeps the tests, when not inside the package, and how they are named.
     test_directory: str = ""
     test_files: str = "*_test.py"
+    # Where pytest runs, inside the copy, when the tests open files by paths relative to it.
+    working_directory: str = ""
 
     @property
     def package(self) -> str:
@@ -171,6 +173,72 @@ LIBRARIES = {
             # the whole suite (raw, the floor row); alone, the file passes. A crash loses only
             # its own file's results.
             per_file=True,
+        ),
+        Library(
+            name="mctx",
+            version="0.0.71",
+            floor="0.7.0",
+            below_floor=("0.4.30", "0.6.2"),
+            # chex resolves, with the row's JAX pinned, to a release that supports it.
+            dependencies=("chex", "absl-py>=2.3.1", "numpy>=1.24.1"),
+            # tree_test.py opens "../mctx/_src/tests/test_data/...": it runs from mctx/.
+            working_directory="mctx",
+        ),
+        Library(
+            name="interpax",
+            version="0.3.16",
+            floor="0.5.0",
+            below_floor=("0.4.30",),
+            # equinox resolves, with the row's JAX pinned, to a release that supports it.
+            dependencies=(
+                "equinox>=0.11.0,<0.14",
+                "jaxkd>=0.1.2,<0.2",
+                "jaxtyping>=0.2.24,<0.4",
+                "numpy>=1.20.0,<2.6",
+                "scipy>=1.10.0",
+            ),
+            test_directory="tests",
+            test_files="test_*.py",
+            # Its pyproject.toml registers the `unit` mark, which the copy's empty pytest.ini
+            # does not: unregistered, pytest's warning would stop test_interpolate.py.
+            allowed_warnings=("ignore::pytest.PytestUnknownMarkWarning",),
+            # jaxlib 0.5.0's XLA segfaulted compiling test_scipy.py's test_roots_vs_scipy
+            # after test_interpolate.py had run in the same process (raw and through
+            # jaxcompat); alone, the file passes. A crash loses only its own file's results.
+            per_file=True,
+        ),
+        Library(
+            name="penzai",
+            version="0.2.5",
+            floor="0.4.23",
+            below_floor=("0.4.13", "0.4.20"),
+            # chex (its tests use it) resolves, with the row's JAX pinned, to a release
+            # that supports it.
+            dependencies=(
+                "absl-py>=1.4.0",
+                "chex",
+                "numpy>=1.25.2",
+                "ordered_set>=4.1.0",
+                "treescope>=0.1.9",
+                "typing_extensions>=4.2",
+            ),
+            test_directory="tests",
+            ignore=(
+                "tests/deprecated/v1/example_models/simple_mlp_test.py",
+                "tests/deprecated/v1/toolshed",
+                "tests/models/simple_mlp_test.py",
+                "tests/models/transformer_consistency_test.py",
+                "tests/toolshed/unflaxify_test.py",
+                "tests/toolshed/lora_test.py",
+            ),
+            why=(
+                "they import flax, optax, torch or transformers (penzai's `extras`), which pin "
+                "newer JAX releases or are not JAX libraries"
+            ),
+            # treescope (its renderer, which penzai's reprs use) reaches `numpy.char`, which
+            # NumPy 2.5 deprecates: NumPy's warning about a dependency, on every test that
+            # prints a penzai object, not JAX's.
+            allowed_warnings=("ignore:The chararray class is deprecated:DeprecationWarning",),
         ),
     )
 }

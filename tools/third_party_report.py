@@ -27,6 +27,9 @@ OWN = "the library's own (every row, both modes)"
 NEWEST_DETAIL = "checks a detail the newest JAX changed (fails raw too)"
 FAILS_RAW = "the library's own check, which fails with raw JAX on the same row too"
 JIT_DETAIL = "checks how JAX implements jit (cannot pass: faking JAX's type would be a stand-in)"
+NEWEST_DEPRECATION = (
+    "calls what the newest JAX or NumPy deprecates (a warning, so an error here; fails raw too)"
+)
 VERSION_READ = (
     "runs only where the library reads the release right, and fails with raw JAX too once it does"
 )
@@ -171,6 +174,53 @@ CAUSES: tuple[Cause, ...] = (
         NEWEST_DETAIL,
         "the test passes floats to `one_hot`, which newer JAX releases warn about",
     ),
+    Cause(
+        "penzai",
+        "jaxcompat.dtypes.prng_key is not available",
+        DETAIL,
+        "penzai's layers describe a key argument as an array of dtype "
+        "`jax.dtypes.prng_key`: typed PRNG key arrays exist from JAX 0.4.18, and jaxcompat "
+        "says so where the name is read",
+    ),
+    Cause(
+        "penzai",
+        "AssertionError",
+        DETAIL,
+        "the test compares a rendering that shows a layer's input structure, which holds "
+        "a `jax.dtypes.prng_key` array spec (typed PRNG keys: JAX 0.4.18); on 0.4.13 the "
+        "rendering says that the structure could not be inferred, raw JAX included",
+        test="test_object_rendering_deprecated_v1_layer_annotations",
+    ),
+    Cause(
+        "interpax",
+        "must be >= 3",
+        MISSING,
+        "`CubicSpline` of two points solves its 2x2 tridiagonal system with "
+        "`jax.lax.linalg.tridiagonal_solve`, which takes 3 or more rows before JAX 0.5.0 "
+        "(a ValueError, raw JAX included); jaxcompat does not mirror `jax.lax.linalg`",
+    ),
+    Cause(
+        "interpax",
+        "Implicit conversion of an array to a dtype is deprecated",
+        NEWEST_DEPRECATION,
+        "interpax passes an array where a dtype is taken (`dtype=arr`): NumPy 2.4 and newer "
+        "ask the array for its dtype, which JAX (from 0.8.2) answers with a deprecation "
+        "warning",
+    ),
+    Cause(
+        "interpax",
+        "Setting the shape on a NumPy array has been deprecated",
+        NEWEST_DEPRECATION,
+        "a test sets `.shape` of a NumPy array, which NumPy 2.5 (on the newest row) deprecates",
+    ),
+    Cause(
+        "interpax",
+        "Only f32/f64 are supported",
+        MISSING,
+        "`CubicSpline` of complex values: `jax.lax.linalg.tridiagonal_solve` takes float32 "
+        "and float64 only before JAX 0.5.0 (a ValueError, raw JAX included); jaxcompat does "
+        "not mirror `jax.lax.linalg`",
+    ),
 )
 
 # Measured by hand, not visible in the counts: what the numbers above hide.
@@ -231,6 +281,28 @@ NOTES: dict[str, tuple[str, ...]] = {
         "sampling tests draw other numbers each day; the rows of one run share the day.",
         "blackjax 1.5 imports `jax.shard_map` (`blackjax/util.py`), which JAX has from "
         "0.6.1: raw, no test file imports below that.",
+    ),
+    "penzai": (
+        "Fixed in jaxcompat after the first measurement (0.4.13 through jaxcompat: 165 "
+        "passed, 23 failed): `jaxcompat.numpy.issubdtype` said, as JAX 0.4.13's own does, "
+        "that bfloat16 is not a sub-dtype of `np.generic` (JAX fixed it in 0.4.17); "
+        "penzai's shape checks ask exactly that, so its bfloat16 Gemma tests failed (8 "
+        "tests). It now answers as the newest JAX.",
+    ),
+    "interpax": (
+        "Raw interpax on JAX 0.4.30 calls `jax.lax.map(..., batch_size=)`, which JAX takes "
+        "from 0.4.31: through jaxcompat, whose `lax.map` takes it, those tests pass.",
+        "On JAX 0.5.0 (the floor row), jaxlib's XLA segfaulted compiling "
+        "`test_roots_vs_scipy` after test_interpolate.py had run in the same interpreter, "
+        "once raw and once through jaxcompat (measured); the files now run each "
+        "in its own interpreter. The newest row and the raw run on 0.4.30 were measured "
+        "before that change, all files in one interpreter (no crash there).",
+    ),
+    "mctx": (
+        "mctx's tree_test.py opens its test data by a path relative to the directory it "
+        "runs from (`../mctx/_src/tests/test_data/`): its tests run from `mctx/`, as its "
+        "own CI does; from the sdist's root, 4 tests failed on every row, raw included "
+        "(measured).",
     ),
 }
 
@@ -378,15 +450,17 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "`jax.JAX_VERSION_STRING`, and a comparison of it with a release written as a string",
         "as `jax.JAX_VERSION` against a tuple; dead gate branches are removed). The library",
         "is installed with `--no-deps`, so its JAX pin cannot pull JAX up. Warnings are errors",
-        "(blackjax configures the same, the others configure no filters; the exceptions, the",
-        "library's own warnings about itself, are listed below). Counts are tests passed /",
+        "(blackjax configures the same, the others configure no filters; the exceptions, none",
+        "of them JAX's, are listed below with their reasons). Counts are tests passed /",
         "failed / errored (a test file that fails to import counts as one error). Seconds are the",
         "test run alone, on two CPU cores shared with other work. Last measured one session",
         "at a time on one core, beside other work, venvs created: the 14 sessions of optax,",
         "chex and dm-haiku took about an hour, one session from 25 seconds (a library that",
         "cannot import) to 7 minutes; a blackjax session takes about 15 minutes (each test",
-        "file in its own interpreter). A library not run since the last report keeps its",
-        "section and summary rows as they were last measured.",
+        "file in its own interpreter); mctx, interpax and penzai ran two or three sessions at a",
+        "time on two cores, one session from 1 to 22 minutes (interpax on the newest JAX,",
+        "whose default XLA compilation is slow). A library not run since the last report keeps",
+        "its section and summary rows as they were last measured.",
         "",
     ]
     summary = [
