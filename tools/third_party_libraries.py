@@ -185,29 +185,6 @@ LIBRARIES = {
             working_directory="mctx",
         ),
         Library(
-            name="interpax",
-            version="0.3.16",
-            floor="0.5.0",
-            below_floor=("0.4.30",),
-            # equinox resolves, with the row's JAX pinned, to a release that supports it.
-            dependencies=(
-                "equinox>=0.11.0,<0.14",
-                "jaxkd>=0.1.2,<0.2",
-                "jaxtyping>=0.2.24,<0.4",
-                "numpy>=1.20.0,<2.6",
-                "scipy>=1.10.0",
-            ),
-            test_directory="tests",
-            test_files="test_*.py",
-            # Its pyproject.toml registers the `unit` mark, which the copy's empty pytest.ini
-            # does not: unregistered, pytest's warning would stop test_interpolate.py.
-            allowed_warnings=("ignore::pytest.PytestUnknownMarkWarning",),
-            # jaxlib 0.5.0's XLA segfaulted compiling test_scipy.py's test_roots_vs_scipy
-            # after test_interpolate.py had run in the same process (raw and through
-            # jaxcompat); alone, the file passes. A crash loses only its own file's results.
-            per_file=True,
-        ),
-        Library(
             name="penzai",
             version="0.2.5",
             floor="0.4.23",

@@ -27,9 +27,6 @@ OWN = "the library's own (every row, both modes)"
 NEWEST_DETAIL = "checks a detail the newest JAX changed (fails raw too)"
 FAILS_RAW = "the library's own check, which fails with raw JAX on the same row too"
 JIT_DETAIL = "checks how JAX implements jit (cannot pass: faking JAX's type would be a stand-in)"
-NEWEST_DEPRECATION = (
-    "calls what the newest JAX or NumPy deprecates (a warning, so an error here; fails raw too)"
-)
 VERSION_READ = (
     "runs only where the library reads the release right, and fails with raw JAX too once it does"
 )
@@ -184,42 +181,20 @@ CAUSES: tuple[Cause, ...] = (
     ),
     Cause(
         "penzai",
+        "jit option 'donate_argnames' needs JAX 0.4.18",
+        DETAIL,
+        "penzai jits with `donate_argnames`, which `jax.jit` takes from 0.4.18; JAX 0.4.13 "
+        "never donates an argument passed by keyword, so names turned into positions would "
+        "skip some donations unseen: jaxcompat says so instead (raw: a TypeError too)",
+    ),
+    Cause(
+        "penzai",
         "AssertionError",
         DETAIL,
         "the test compares a rendering that shows a layer's input structure, which holds "
         "a `jax.dtypes.prng_key` array spec (typed PRNG keys: JAX 0.4.18); on 0.4.13 the "
         "rendering says that the structure could not be inferred, raw JAX included",
         test="test_object_rendering_deprecated_v1_layer_annotations",
-    ),
-    Cause(
-        "interpax",
-        "must be >= 3",
-        MISSING,
-        "`CubicSpline` of two points solves its 2x2 tridiagonal system with "
-        "`jax.lax.linalg.tridiagonal_solve`, which takes 3 or more rows before JAX 0.5.0 "
-        "(a ValueError, raw JAX included); jaxcompat does not mirror `jax.lax.linalg`",
-    ),
-    Cause(
-        "interpax",
-        "Implicit conversion of an array to a dtype is deprecated",
-        NEWEST_DEPRECATION,
-        "interpax passes an array where a dtype is taken (`dtype=arr`): NumPy 2.4 and newer "
-        "ask the array for its dtype, which JAX (from 0.8.2) answers with a deprecation "
-        "warning",
-    ),
-    Cause(
-        "interpax",
-        "Setting the shape on a NumPy array has been deprecated",
-        NEWEST_DEPRECATION,
-        "a test sets `.shape` of a NumPy array, which NumPy 2.5 (on the newest row) deprecates",
-    ),
-    Cause(
-        "interpax",
-        "Only f32/f64 are supported",
-        MISSING,
-        "`CubicSpline` of complex values: `jax.lax.linalg.tridiagonal_solve` takes float32 "
-        "and float64 only before JAX 0.5.0 (a ValueError, raw JAX included); jaxcompat does "
-        "not mirror `jax.lax.linalg`",
     ),
 )
 
@@ -288,15 +263,6 @@ NOTES: dict[str, tuple[str, ...]] = {
         "that bfloat16 is not a sub-dtype of `np.generic` (JAX fixed it in 0.4.17); "
         "penzai's shape checks ask exactly that, so its bfloat16 Gemma tests failed (8 "
         "tests). It now answers as the newest JAX.",
-    ),
-    "interpax": (
-        "Raw interpax on JAX 0.4.30 calls `jax.lax.map(..., batch_size=)`, which JAX takes "
-        "from 0.4.31: through jaxcompat, whose `lax.map` takes it, those tests pass.",
-        "On JAX 0.5.0 (the floor row), jaxlib's XLA segfaulted compiling "
-        "`test_roots_vs_scipy` after test_interpolate.py had run in the same interpreter, "
-        "once raw and once through jaxcompat (measured); the files now run each "
-        "in its own interpreter. The newest row and the raw run on 0.4.30 were measured "
-        "before that change, all files in one interpreter (no crash there).",
     ),
     "mctx": (
         "mctx's tree_test.py opens its test data by a path relative to the directory it "
@@ -457,10 +423,9 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "at a time on one core, beside other work, venvs created: the 14 sessions of optax,",
         "chex and dm-haiku took about an hour, one session from 25 seconds (a library that",
         "cannot import) to 7 minutes; a blackjax session takes about 15 minutes (each test",
-        "file in its own interpreter); mctx, interpax and penzai ran two or three sessions at a",
-        "time on two cores, one session from 1 to 22 minutes (interpax on the newest JAX,",
-        "whose default XLA compilation is slow). A library not run since the last report keeps",
-        "its section and summary rows as they were last measured.",
+        "file in its own interpreter); mctx and penzai ran two or three sessions at a time on",
+        "two cores, one session from 1 to 6 minutes. A library not run since the last report",
+        "keeps its section and summary rows as they were last measured.",
         "",
     ]
     summary = [
