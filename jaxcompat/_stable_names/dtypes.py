@@ -18,19 +18,13 @@ NAMES: tuple[StableName, ...] = (
         reason="extended dtypes do not exist before it",
     ),
     # Before JAX 0.4.17 issubdtype(bfloat16, np.generic) was False (and the same for the
-    # float8 types, int4 and uint4), though they are numbers: True, as numpy and JAX say now.
+    # float8 types, int4 and uint4), though they are numbers: True, as numpy and JAX say now
+    # (numpy.issubdtype, in numpy.py, likewise).
     StableName(
         "dtypes.issubdtype",
         (
             Source("jax.dtypes:issubdtype", releases=">=0.4.17"),
             Source("jax.dtypes:issubdtype", adapter="dtypes:dtypes_issubdtype_under_generic"),
-        ),
-    ),
-    StableName(
-        "numpy.issubdtype",
-        (
-            Source("jax.numpy:issubdtype", releases=">=0.4.17"),
-            Source("jax.numpy:issubdtype", adapter="dtypes:numpy_issubdtype_under_generic"),
         ),
     ),
     StableName(

@@ -20,6 +20,14 @@ NAMES: tuple[StableName, ...] = (
             Source("jax.numpy:reshape", adapter="numpy:reshape_from_newshape"),
         ),
     ),
+    # Before JAX 0.4.17 issubdtype(bfloat16, np.generic) was False (dtypes.issubdtype too).
+    StableName(
+        "numpy.issubdtype",
+        (
+            Source("jax.numpy:issubdtype", releases=">=0.4.17"),
+            Source("jax.numpy:issubdtype", adapter="dtypes:numpy_issubdtype_under_generic"),
+        ),
+    ),
     # --- jax.numpy: the array-API aliases (JAX 0.4.24) are the older functions renamed -----
     *(
         StableName(f"numpy.{name}", (Source(f"jax.numpy:{name}"), Source(f"jax.numpy:{old}")))
