@@ -275,6 +275,33 @@ def bench_adapter_argsort(rounds: int) -> Figure:
     return _adapter_figure("argsort", "jnp.argsort(x)", lambda: (x,), 5000, rounds)
 
 
+def bench_issubdtype(rounds: int) -> Figure:
+    # Before JAX 0.4.17 jaxcompat.numpy.issubdtype is an adapter (a custom dtype is under
+    # np.generic); from 0.4.17 JAX's own object. Dtype checks run eagerly, in Python, often.
+    # One Python call around JAX's own Python function, as a forwarded name's lookup is: the
+    # same target as that figure.
+    import jax
+    import jax.numpy as jnp
+
+    import jaxcompat
+
+    ours, theirs = jaxcompat.numpy.issubdtype, jax.numpy.issubdtype
+    figure = Figure(
+        "dtype adapter (JAX <0.4.17): jnp.issubdtype(bfloat16, np.floating)",
+        "jax.numpy.issubdtype",
+        1.10,
+    )
+    if ours is theirs:
+        return by_identity(figure)
+    ratios = interleaved(
+        lambda: ours(jnp.bfloat16, jnp.floating),
+        lambda: theirs(jnp.bfloat16, jnp.floating),
+        5000,
+        rounds,
+    )
+    return summarize(figure, ratios)
+
+
 def bench_import(rounds: int) -> Figure:
     code = (
         "import time, jax; start = time.perf_counter(); import jaxcompat; "
@@ -419,6 +446,7 @@ BENCHMARKS = [
     bench_forwarded_call,
     bench_adapter_zeros,
     bench_adapter_argsort,
+    bench_issubdtype,
     bench_import,
     bench_hash_plain,
     bench_hash_tracers,

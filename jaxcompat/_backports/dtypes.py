@@ -35,26 +35,22 @@ def itemsize_bits(dtype: Any) -> int:
     raise ValueError(f"unexpected input: {dtype=}")
 
 
-def _under_generic(jax_issubdtype: Callable[[Any, Any], bool], a: Any, b: Any) -> bool:
-    """``jax_issubdtype(a, b)``, and True for a custom dtype under ``np.generic``.
+def dtypes_issubdtype_under_generic(
+    jax_issubdtype: Callable[[Any, Any], bool],
+) -> Callable[..., bool]:
+    """``jax.dtypes.issubdtype(a, b)`` of JAX 0.4.17.
 
     Before JAX 0.4.17 a custom dtype (bfloat16, the float8 types, int4, uint4) was a
     sub-dtype of ``np.floating``, ``np.inexact``, ``np.number`` (or the integer kinds) and
     of itself, but not of ``np.generic``, above them all; from 0.4.17 it is. Such a dtype is
-    a number, so a generic: every other question goes to JAX's own function.
+    a number, so a generic: every other question goes to JAX's own function, and the test
+    is written out in each adapter (no helper call: ``issubdtype`` is called eagerly, often).
     """
-    if b is np.generic and not jax_issubdtype(a, b):
-        return jax_issubdtype(a, np.number)
-    return jax_issubdtype(a, b)
-
-
-def dtypes_issubdtype_under_generic(
-    jax_issubdtype: Callable[[Any, Any], bool],
-) -> Callable[..., bool]:
-    """``jax.dtypes.issubdtype(a, b)`` of JAX 0.4.17 (``_under_generic``)."""
 
     def issubdtype(a: Any, b: Any) -> bool:
-        return _under_generic(jax_issubdtype, a, b)
+        if b is np.generic and not jax_issubdtype(a, b):
+            return jax_issubdtype(a, np.number)
+        return jax_issubdtype(a, b)
 
     issubdtype.__doc__ = jax_issubdtype.__doc__
     return issubdtype
@@ -63,11 +59,14 @@ def dtypes_issubdtype_under_generic(
 def numpy_issubdtype_under_generic(
     jax_issubdtype: Callable[[Any, Any], bool],
 ) -> Callable[..., bool]:
-    """``jax.numpy.issubdtype(arg1, arg2)`` of JAX 0.4.17 (``_under_generic``): the
-    parameters keep jax.numpy's names, which differ from jax.dtypes'."""
+    """``jax.numpy.issubdtype(arg1, arg2)`` of JAX 0.4.17, as
+    ``dtypes_issubdtype_under_generic``: the parameters keep jax.numpy's names, which differ
+    from jax.dtypes'."""
 
     def issubdtype(arg1: Any, arg2: Any) -> bool:
-        return _under_generic(jax_issubdtype, arg1, arg2)
+        if arg2 is np.generic and not jax_issubdtype(arg1, arg2):
+            return jax_issubdtype(arg1, np.number)
+        return jax_issubdtype(arg1, arg2)
 
     issubdtype.__doc__ = jax_issubdtype.__doc__
     return issubdtype
