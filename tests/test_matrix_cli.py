@@ -5,6 +5,7 @@ import io
 import itertools
 import json
 import shlex
+import sys
 
 import pytest
 import yaml
@@ -144,7 +145,8 @@ def test_a_library_that_cannot_be_read_is_exit_2(tmp_path):
     code, out, err = _run(matrix, str(tmp_path))
     assert (code, out) == (2, "")
     assert err == (
-        f"python -m jaxcompat matrix: {tmp_path / 'broken.py'}:1: cannot parse: invalid syntax\n"
+        f"python -m jaxcompat matrix: {tmp_path / 'broken.py'}:1: cannot parse with "
+        f"Python {sys.version_info.major}.{sys.version_info.minor}: invalid syntax\n"
     )
     (tmp_path / "broken.py").unlink()
     (tmp_path / "pyproject.toml").write_text('[project]\ndependencies = ["jax>=99"]\n')

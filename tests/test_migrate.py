@@ -16,6 +16,9 @@ from jaxcompat._checker._migrate import MIRRORED_JAX_MODULES, migrate_source, re
 from jaxcompat._checker._migrate_cli import main
 from jaxcompat._checker._ranges import spec_mask
 
+#: How a file that does not parse is named: with the grammar that read it.
+PYTHON = f"Python {sys.version_info.major}.{sys.version_info.minor}"
+
 # The resolver that migrate runs on a library's other dependencies reads a fake index.
 pytestmark = pytest.mark.usefixtures("resolver_on_fake_index")
 
@@ -466,7 +469,7 @@ def test_files_that_cannot_be_migrated_are_named_and_nothing_is_written(library,
         line.split(":", 1)[0]: line.split(": error: ", 1)[1] for line in out if "error" in line
     }
     assert errors == {
-        os.path.join("lib", "broken.py"): "cannot parse: invalid syntax",
+        os.path.join("lib", "broken.py"): f"cannot parse with {PYTHON}: invalid syntax",
         os.path.join("lib", "fifo.py"): "cannot read: not a regular file (a FIFO); it was not read",
         os.path.join("lib", "loop.py"): "cannot read: Too many levels of symbolic links",
         os.path.join("lib", "undecodable.py"): (
@@ -475,7 +478,8 @@ def test_files_that_cannot_be_migrated_are_named_and_nothing_is_written(library,
         ),
         os.path.join("lib", "unknown.py"): "cannot parse: unknown encoding: no-such-codec",
     }
-    assert f"{os.path.join('lib', 'broken.py')}:2:1: error: cannot parse: invalid syntax" in out
+    broken = os.path.join("lib", "broken.py")
+    assert f"{broken}:2:1: error: cannot parse with {PYTHON}: invalid syntax" in out
     # The port's floor would be read without them: no file is written.
     assert out[-1] == (
         "5 problems found, so nothing was written (would migrate 3 of 4 files once they are fixed)."

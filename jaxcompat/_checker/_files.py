@@ -257,6 +257,11 @@ def file_problem(error: Exception) -> tuple[int, int, str]:
         return 1, 1, "cannot parse: nested too deeply"
     if isinstance(error, RangeError):
         return 1, 1, str(error)
-    if isinstance(error, SyntaxError):  # also an unknown PEP 263 coding
-        return error.lineno or 1, error.offset or 1, f"cannot parse: {error.msg}"
+    if isinstance(error, SyntaxError) and error.msg.startswith("unknown encoding"):
+        return error.lineno or 1, error.offset or 1, f"cannot parse: {error.msg}"  # PEP 263
+    if isinstance(error, SyntaxError):
+        # Read with the running Python's grammar: a file written for a newer Python (a
+        # test file in 3.12's syntax, say) parses under that Python only.
+        python = f"Python {sys.version_info.major}.{sys.version_info.minor}"
+        return error.lineno or 1, error.offset or 1, f"cannot parse with {python}: {error.msg}"
     return 1, 1, f"cannot parse: {error}"  # bytes the file's coding cannot decode
