@@ -30,6 +30,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import nox
 import yaml
@@ -681,6 +682,43 @@ def _third_party_params() -> list[nox.Param]:
     return params
 
 
+# A directory of source checkouts, one `<name>-<version>` folder each, for the libraries whose
+# tests are in their repository only; without it, the session clones the release's tag.
+CHECKOUTS_ENV_VAR = "JAXCOMPAT_THIRD_PARTY_CHECKOUTS"
+
+
+def _sdist(session: nox.Session, lib: Any, tmp: Path) -> Path:
+    """The library's sdist, from the package index pip is configured for."""
+    download = tmp / "sdist"
+    shutil.rmtree(download, ignore_errors=True)
+    pip_download = ["python", "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
+    session.run(*pip_download, "--dest", str(download), f"{lib.name}=={lib.version}")
+    (sdist,) = download.glob("*.tar.gz")
+    return sdist
+
+
+def _checkout(session: nox.Session, lib: Any, tmp: Path) -> Path:
+    """The library's source tree at its release tag: from CHECKOUTS_ENV_VAR, or cloned."""
+    folder = f"{lib.name}-{lib.version}"
+    checkouts = os.environ.get(CHECKOUTS_ENV_VAR)
+    if checkouts:
+        checkout = Path(checkouts) / folder
+        if not checkout.is_dir():
+            session.error(f"{CHECKOUTS_ENV_VAR} is set, but {checkout} is not a directory")
+        return checkout
+    checkout = tmp / folder
+    shutil.rmtree(checkout, ignore_errors=True)
+    clone = ["git", "clone", "--quiet", "--depth", "1", "--branch", lib.tag, lib.repository]
+    session.log(" ".join([*clone, str(checkout)]))
+    if subprocess.run([*clone, str(checkout)], check=False).returncode != 0:
+        session.error(
+            f"{lib.name}'s tests are in its repository only, and cloning {lib.tag} of "
+            f"{lib.repository} failed: put a checkout of that tag at <DIR>/{folder} and set "
+            f"{CHECKOUTS_ENV_VAR}=<DIR>"
+        )
+    return checkout
+
+
 @nox.session(default=False)
 @nox.parametrize("python,library,jax", _third_party_params())
 def third_party(session: nox.Session, library: str, jax: str) -> None:
@@ -694,14 +732,10 @@ def third_party(session: nox.Session, library: str, jax: str) -> None:
     _install(session, [*requirements, "pip", *lib.dependencies], "test")
     session.install("--no-deps", f"{lib.name}=={lib.version}")
     tmp = Path(session.create_tmp())
-    download = tmp / "sdist"
-    shutil.rmtree(download, ignore_errors=True)
-    pip_download = ["python", "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
-    session.run(*pip_download, "--dest", str(download), f"{lib.name}=={lib.version}")
-    (sdist,) = download.glob("*.tar.gz")
+    source = _checkout(session, lib, tmp) if lib.repository else _sdist(session, lib, tmp)
     work = tmp / "work"
     tool = "tools/third_party.py"
-    session.run("python", tool, "prepare", lib.name, str(sdist), str(work), env=RUN_ENV)
+    session.run("python", tool, "prepare", lib.name, str(source), str(work), env=RUN_ENV)
     for mode in ("raw", "jaxcompat"):
         session.run(
             "python", tool, "run", lib.name, jax, mode, str(work), *session.posargs, env=RUN_ENV

@@ -6,6 +6,8 @@ import json
 import sys
 import tarfile
 
+import pytest
+
 from ._helpers import ROOT
 
 
@@ -128,9 +130,15 @@ def test_tests_beside_the_package_are_found_by_their_own_file_pattern(tmp_path):
     assert third_party._test_files(library, tmp_path) == ["tests/sub/test_b.py", "tests/test_a.py"]
 
 
-def test_prepare_copies_and_rewrites_the_tests_beside_the_package(tmp_path):
+@pytest.mark.parametrize("given", ["sdist", "checkout"])
+def test_prepare_copies_and_rewrites_the_tests_beside_the_package(tmp_path, given):
+    # A library whose sdist holds no tests (equinox) comes as a checkout of its release tag.
     source = tmp_path / "pkg-1.0"
-    for name, text in [("pkg/__init__.py", "import jax\n"), ("tests/test_a.py", "import jax\n")]:
+    for name, text in [
+        ("pkg/__init__.py", "import jax\n"),
+        ("tests/test_a.py", "import jax\n"),
+        ("tests/test_py312.py", "type Alias = int\ndef f(:\n"),  # left out: not ported
+    ]:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text(text)
     sdist = tmp_path / "pkg-1.0.tar.gz"
@@ -144,11 +152,15 @@ def test_prepare_copies_and_rewrites_the_tests_beside_the_package(tmp_path):
         dependencies=(),
         test_directory="tests",
         test_files="test_*.py",
+        ignore=("tests/test_py312.py",),
     )
-    third_party.prepare(library, sdist, tmp_path / "work")
+    third_party.prepare(library, sdist if given == "sdist" else source, tmp_path / "work")
     for name in ("pkg/__init__.py", "tests/test_a.py"):
         assert (tmp_path / "work" / "raw" / name).read_text() == "import jax\n"
         assert (tmp_path / "work" / "jaxcompat" / name).read_text() == "import jaxcompat as jax\n"
+    assert (source / "tests" / "test_a.py").read_text() == "import jax\n"  # copied, not edited
+    assert not (tmp_path / "work" / "jaxcompat" / "tests" / "test_py312.py").exists()
+    assert not (tmp_path / "work" / "raw" / "tests" / "test_py312.py").exists()
 
 
 def test_report_keeps_the_last_section_of_a_library_not_run_since(tmp_path):
@@ -200,3 +212,31 @@ def test_run_starts_pytest_in_the_working_directory_the_tests_open_files_from(
     record = json.loads(out.read_text())
     assert record["counts"] == {"passed": 1, "failed": 0, "error": 0, "skipped": 0}
     assert record["tests"] == {"pkg._src.data_test::test_reads_its_data": "passed"}
+
+
+def test_run_leaves_out_the_deselected_tests_each_parametrization_included(
+    tmp_path, monkeypatch
+):
+    # equinox's timing test: a machine shared with other work fails or passes it by chance.
+    tests = tmp_path / "work" / "raw" / "tests"
+    tests.mkdir(parents=True)
+    (tests / "test_loop.py").write_text(
+        "import pytest\n\n\ndef test_result():\n    assert 1 + 1 == 2\n\n\n"
+        "@pytest.mark.parametrize('buffer', [True, False])\n"
+        "def test_speed(buffer):\n    raise AssertionError('Non-linear scaling detected')\n"
+    )
+    (tmp_path / "work" / "raw" / "pytest.ini").write_text("[pytest]\n")
+    monkeypatch.setattr(third_party, "RESULTS", tmp_path / "results")
+    library = third_party.Library(
+        name="pkg",
+        version="1.0",
+        floor="0.9.0",
+        below_floor=("0.4.30",),
+        dependencies=(),
+        test_directory="tests",
+        test_files="test_*.py",
+        deselect=("tests/test_loop.py::test_speed",),
+    )
+    out = third_party.run(library, "0.4.30", "raw", tmp_path / "work", [])
+    record = json.loads(out.read_text())
+    assert record["tests"] == {"tests.test_loop::test_result": "passed"}

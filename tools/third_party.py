@@ -1,7 +1,7 @@
 """Third-party proof: published JAX libraries' own test suites, through ``import jaxcompat as jax``.
 
-python tools/third_party.py prepare LIB SDIST WORK  copy the library (and JAX-using
-                                                    dependencies) to WORK/raw and WORK/jaxcompat
+python tools/third_party.py prepare LIB SOURCE WORK copy the library from its sdist or its
+                                                    source checkout to WORK/raw and WORK/jaxcompat
 python tools/third_party.py run LIB ROW MODE WORK   run the library's tests, write the results
 python tools/third_party.py report                  THIRD_PARTY.md and the COMPATIBILITY.md block
 
@@ -43,21 +43,32 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "third-party-results"
 
 
-def _sdist_root(sdist: Path, destination: Path) -> Path:
-    with tarfile.open(sdist) as archive:
+def _source_root(source: Path, destination: Path) -> Path:
+    """The library's source tree: a checkout as it is, an sdist unpacked into DESTINATION."""
+    if source.is_dir():
+        return source
+    with tarfile.open(source) as archive:
         archive.extractall(destination, filter="data")
     (root,) = (path for path in destination.iterdir() if path.is_dir())
     return root
 
 
-def prepare(library: Library, sdist: Path, work: Path) -> None:
+def prepare(library: Library, source: Path, work: Path) -> None:
     """Copy the library's package (source and tests) to WORK/raw and, rewritten, WORK/jaxcompat."""
     if work.exists():
         shutil.rmtree(work)
-    unpacked = _sdist_root(sdist, work / "sdist")
+    unpacked = _source_root(source, work / "sdist")
     for mode in ("raw", "jaxcompat"):
         for directory in library.copied:
             shutil.copytree(unpacked / directory, work / mode / directory)
+        # A test file left out is not in the copies: neither run nor ported (one in a newer
+        # Python's syntax cannot even be read by the Python that ports it).
+        for left_out in library.ignore:
+            path = work / mode / left_out
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
         # The library's own (empty) pytest configuration, not that of a directory above.
         (work / mode / "pytest.ini").write_text("[pytest]\n")
     # In the session's environment, where jaxcompat is installed (the noxfile reads this
@@ -140,6 +151,8 @@ def run(library: Library, row: str, mode: str, work: Path, pytest_args: list[str
             "-W",
             "error",
             *(f"-W{allowed}" for allowed in library.allowed_warnings),
+            # Test ids as pytest names them: from the copy, where its pytest.ini is.
+            *(f"--deselect={test}" for test in library.deselect),
             f"--junitxml={junit}",
             "-o",
             "junit_family=xunit2",
@@ -187,7 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     prepare_cmd = commands.add_parser("prepare")
     prepare_cmd.add_argument("library", choices=sorted(LIBRARIES))
-    prepare_cmd.add_argument("sdist", type=Path)
+    prepare_cmd.add_argument("source", type=Path, help="its sdist, or a checkout of its tag")
     prepare_cmd.add_argument("work", type=Path)
     run_cmd = commands.add_parser("run")
     run_cmd.add_argument("library", choices=sorted(LIBRARIES))
@@ -201,7 +214,7 @@ def main(argv: list[str] | None = None) -> None:
     report_cmd.add_argument("--compatibility", type=Path, default=ROOT / "COMPATIBILITY.md")
     args = parser.parse_args(argv)
     if args.command == "prepare":
-        prepare(LIBRARIES[args.library], args.sdist, args.work)
+        prepare(LIBRARIES[args.library], args.source, args.work)
     elif args.command == "run":
         run(LIBRARIES[args.library], args.row, args.mode, args.work, args.pytest_args)
     else:

@@ -17,6 +17,9 @@ class Library:
     tests: tuple[str, ...] = ()  # a fixed subset of its test files; () runs them all
     ignore: tuple[str, ...] = ()  # test files left out, each for the reason in `why`
     why: str = ""
+    # Single tests left out (pytest ids under the copy), each for the reason in `deselected_why`.
+    deselect: tuple[str, ...] = ()
+    deselected_why: str = ""
     # Each test file in a fresh interpreter, where some must set up JAX's devices first.
     per_file: bool = False
     # Warnings are errors, except these (none of them JAX's), each with its reason beside it.
@@ -28,6 +31,9 @@ class Library:
     test_files: str = "*_test.py"
     # Where pytest runs, inside the copy, when the tests open files by paths relative to it.
     working_directory: str = ""
+    # The source repository, for a library whose sdist holds no tests: its release tag
+    # (`v<version>`) is checked out instead of the sdist (see `source_checkout`).
+    repository: str = ""
 
     @property
     def package(self) -> str:
@@ -42,6 +48,11 @@ class Library:
     def ignored(self) -> tuple[str, ...]:
         """The prefixes of the test files left out: a file, or a directory and what it holds."""
         return tuple(path if path.endswith(".py") else f"{path}/" for path in self.ignore)
+
+    @property
+    def tag(self) -> str:
+        """The release's tag in its source repository."""
+        return f"v{self.version}"
 
     @property
     def rows(self) -> tuple[str, ...]:
@@ -216,6 +227,54 @@ LIBRARIES = {
             # NumPy 2.5 deprecates: NumPy's warning about a dependency, on every test that
             # prints a penzai object, not JAX's.
             allowed_warnings=("ignore:The chararray class is deprecated:DeprecationWarning",),
+        ),
+        Library(
+            name="jax_dataclasses",
+            version="1.6.3",
+            # Its setup.py declares jax>=0.4.25 ("for jax.tree_util.default_registry").
+            floor="0.4.25",
+            below_floor=("0.4.13", "0.4.20"),
+            dependencies=("typing_extensions",),
+            test_directory="tests",
+            test_files="test_*.py",
+            ignore=("tests/test_serialization.py", "tests/test_variadic_generic_py312.py"),
+            why=(
+                "the first imports flax (its `testing` extra), which pins a newer JAX; the "
+                "second is in Python 3.12's syntax, which the rows below the floor (Python "
+                "3.11) cannot read"
+            ),
+        ),
+        Library(
+            name="equinox",
+            version="0.13.8",
+            # It declares jax>=0.4.38,!=0.7.0,!=0.7.1.
+            floor="0.4.38",
+            below_floor=("0.4.30", "0.4.36"),
+            # Its runtime requirements, and its tests' (optax resolves, with the row's JAX
+            # pinned, to a release that supports it; tqdm for the progress-meter tests).
+            dependencies=(
+                "jaxtyping>=0.2.20",
+                "typing_extensions>=4.5.0",
+                "wadler_lindig>=0.1.0",
+                "optax",
+                "tqdm",
+            ),
+            # Its sdist holds the package only.
+            repository="https://github.com/patrick-kidger/equinox",
+            deselect=("tests/test_while_loop.py::test_speed_buffer_while",),
+            deselected_why=(
+                "a timing assertion (a while loop's run time must grow linearly with its "
+                "length), which a machine shared with other work fails or passes by chance, "
+                "raw and ported alike (measured: failed once raw on newest, once ported on "
+                "0.4.38)"
+            ),
+            test_directory="tests",
+            test_files="test_*.py",
+            # Equinox's own pytest configuration allows it: optax sets that option on import
+            # on JAX 0.9.0 and newer, where JAX deprecates it.
+            allowed_warnings=(
+                "ignore:Setting `jax_pmap_shmap_merge` is deprecated:DeprecationWarning",
+            ),
         ),
     )
 }
