@@ -186,57 +186,53 @@ def test_report_keeps_the_last_section_of_a_library_not_run_since(tmp_path):
     assert f"| optax {optax.version} | {optax.floor} |" not in block
 
 
+def _raw_run(tmp_path, monkeypatch, files, **fields):
+    """Run the raw copy holding FILES (path -> text) of a library with FIELDS; its record."""
+    for name, text in files.items():
+        path = tmp_path / "work" / "raw" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    (tmp_path / "work" / "raw" / "pytest.ini").write_text("[pytest]\n")
+    monkeypatch.setattr(third_party, "RESULTS", tmp_path / "results")
+    library = third_party.Library(
+        name="pkg", version="1.0", floor="0.9.0", below_floor=("0.4.30",), dependencies=(), **fields
+    )
+    out = third_party.run(library, "0.4.30", "raw", tmp_path / "work", [])
+    return json.loads(out.read_text())
+
+
 def test_run_starts_pytest_in_the_working_directory_the_tests_open_files_from(
     tmp_path, monkeypatch
 ):
     # mctx's tree_test.py opens "../mctx/_src/tests/test_data/...": it runs from mctx/.
-    tests = tmp_path / "work" / "raw" / "pkg" / "_src"
-    tests.mkdir(parents=True)
-    (tests / "data.json").write_text("[1, 2]")
-    (tests / "data_test.py").write_text(
-        "import json\n\n\ndef test_reads_its_data():\n"
-        "    with open('../pkg/_src/data.json') as data:\n"
-        "        assert json.load(data) == [1, 2]\n"
-    )
-    (tmp_path / "work" / "raw" / "pytest.ini").write_text("[pytest]\n")
-    monkeypatch.setattr(third_party, "RESULTS", tmp_path / "results")
-    library = third_party.Library(
-        name="pkg",
-        version="1.0",
-        floor="0.9.0",
-        below_floor=("0.4.30",),
-        dependencies=(),
-        working_directory="pkg",
-    )
-    out = third_party.run(library, "0.4.30", "raw", tmp_path / "work", [])
-    record = json.loads(out.read_text())
+    files = {
+        "pkg/_src/data.json": "[1, 2]",
+        "pkg/_src/data_test.py": (
+            "import json\n\n\ndef test_reads_its_data():\n"
+            "    with open('../pkg/_src/data.json') as data:\n"
+            "        assert json.load(data) == [1, 2]\n"
+        ),
+    }
+    record = _raw_run(tmp_path, monkeypatch, files, working_directory="pkg")
     assert record["counts"] == {"passed": 1, "failed": 0, "error": 0, "skipped": 0}
     assert record["tests"] == {"pkg._src.data_test::test_reads_its_data": "passed"}
 
 
-def test_run_leaves_out_the_deselected_tests_each_parametrization_included(
-    tmp_path, monkeypatch
-):
+def test_run_leaves_out_the_deselected_tests_each_parametrization_included(tmp_path, monkeypatch):
     # equinox's timing test: a machine shared with other work fails or passes it by chance.
-    tests = tmp_path / "work" / "raw" / "tests"
-    tests.mkdir(parents=True)
-    (tests / "test_loop.py").write_text(
-        "import pytest\n\n\ndef test_result():\n    assert 1 + 1 == 2\n\n\n"
-        "@pytest.mark.parametrize('buffer', [True, False])\n"
-        "def test_speed(buffer):\n    raise AssertionError('Non-linear scaling detected')\n"
-    )
-    (tmp_path / "work" / "raw" / "pytest.ini").write_text("[pytest]\n")
-    monkeypatch.setattr(third_party, "RESULTS", tmp_path / "results")
-    library = third_party.Library(
-        name="pkg",
-        version="1.0",
-        floor="0.9.0",
-        below_floor=("0.4.30",),
-        dependencies=(),
+    files = {
+        "tests/test_loop.py": (
+            "import pytest\n\n\ndef test_result():\n    assert 1 + 1 == 2\n\n\n"
+            "@pytest.mark.parametrize('buffer', [True, False])\n"
+            "def test_speed(buffer):\n    raise AssertionError('Non-linear scaling detected')\n"
+        )
+    }
+    record = _raw_run(
+        tmp_path,
+        monkeypatch,
+        files,
         test_directory="tests",
         test_files="test_*.py",
         deselect=("tests/test_loop.py::test_speed",),
     )
-    out = third_party.run(library, "0.4.30", "raw", tmp_path / "work", [])
-    record = json.loads(out.read_text())
     assert record["tests"] == {"tests.test_loop::test_result": "passed"}
