@@ -163,6 +163,24 @@ def test_prepare_copies_and_rewrites_the_tests_beside_the_package(tmp_path, give
     assert not (tmp_path / "work" / "raw" / "tests" / "test_py312.py").exists()
 
 
+def test_prepare_refuses_a_left_out_file_the_source_lacks(tmp_path):
+    source = tmp_path / "pkg-1.0"
+    (source / "tests").mkdir(parents=True)
+    (source / "pkg").mkdir()
+    library = third_party.Library(
+        name="pkg",
+        version="1.0",
+        floor="0.9.0",
+        below_floor=(),
+        dependencies=(),
+        test_directory="tests",
+        ignore=("tests/test_gone.py",),
+    )
+    with pytest.raises(SystemExit) as raised:
+        third_party.prepare(library, source, tmp_path / "work")
+    assert str(raised.value) == f"pkg: it leaves out tests/test_gone.py, which {source} lacks"
+
+
 def test_report_keeps_the_last_section_of_a_library_not_run_since(tmp_path):
     optax = third_party.LIBRARIES["optax"]
     heading = f"## optax {optax.version} (declares jax>={optax.floor})"

@@ -67,8 +67,10 @@ def prepare(library: Library, source: Path, work: Path) -> None:
             path = work / mode / left_out
             if path.is_dir():
                 shutil.rmtree(path)
-            else:
+            elif path.is_file():
                 path.unlink()
+            else:
+                raise SystemExit(f"{library.name}: it leaves out {left_out}, which {source} lacks")
         # The library's own (empty) pytest configuration, not that of a directory above.
         (work / mode / "pytest.ini").write_text("[pytest]\n")
     # In the session's environment, where jaxcompat is installed (the noxfile reads this

@@ -32,7 +32,7 @@ class Library:
     # Where pytest runs, inside the copy, when the tests open files by paths relative to it.
     working_directory: str = ""
     # The source repository, for a library whose sdist holds no tests: its release tag
-    # (`v<version>`) is checked out instead of the sdist (see `source_checkout`).
+    # (`v<version>`) is checked out instead of the sdist (the noxfile's `_checkout`).
     repository: str = ""
 
     @property
