@@ -722,6 +722,45 @@ def test_a_name_jaxcompat_refuses_on_a_release_of_the_range_stays_jaxs():
     )
 
 
+def test_an_import_of_names_jaxcompat_refuses_and_gives_is_split():
+    # numpyro 0.22.0 imports call_p, which jaxcompat refuses before 0.11.1, beside jit_p,
+    # which JAX names so from 0.7.0 and jaxcompat gives on every release: only the refused
+    # names stay JAX's, and every line keeps its number.
+    below = spec_mask(">=0.6", "test")
+    source = "from jax.extend.core.primitives import call_p, closed_call_p, jit_p\n"
+    ported = migrate_source(source, below)
+    assert ported == (
+        "from jax.extend.core.primitives import call_p, closed_call_p;"
+        " from jaxcompat.extend.core.primitives import jit_p\n"
+    )
+    assert migrate_source(ported, below) == ported
+    assert migrate_source(source, spec_mask(">=0.11.1", "test")) == (
+        "from jaxcompat.extend.core.primitives import call_p, closed_call_p, jit_p\n"
+    )
+    written_over_lines = (
+        "if True:\n"
+        "    from jax.extend.core.primitives import (\n"
+        "        call_p,\n"
+        "        jit_p as jit_prim,\n"
+        "    )  # the primitives\n"
+        "    x = 1\n"
+    )
+    assert migrate_source(written_over_lines, below) == (
+        "if True:\n"
+        "    from jax.extend.core.primitives import call_p\n"
+        "\n"
+        "\n"
+        "    from jaxcompat.extend.core.primitives import jit_p as jit_prim  # the primitives\n"
+        "    x = 1\n"
+    )
+    # In a one-line suite the two imports share the statement's lines.
+    one_line_suite = "if True: from jax.extend.core.primitives import (call_p,\n    jit_p)\n"
+    assert migrate_source(one_line_suite, below) == (
+        "if True: from jax.extend.core.primitives import call_p;"
+        " from jaxcompat.extend.core.primitives import jit_p \\\n\n"
+    )
+
+
 def test_a_name_read_for_private_attributes_stays_jaxs_module():
     # jaxcompat forwards no private name: `jax._src...` through jaxcompat would fail.
     source = (

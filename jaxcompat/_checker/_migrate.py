@@ -146,6 +146,48 @@ def _module_span(lines: list[str], node: ast.ImportFrom) -> tuple[int, int, int,
     return (*position(*start), *position(*end))
 
 
+def _refused_by_jaxcompat(module: str, name: str, scope: int) -> bool:
+    """Whether jaxcompat refuses ``module.name`` on a release of ``scope`` where JAX has it
+    (``call_p`` before 0.11.1, another primitive there)."""
+    relative = f"{module.removeprefix('jax').removeprefix('.')}.{name}".removeprefix(".")
+    jaxcompat_has = available_rows(f"jaxcompat.{relative}")
+    jax_has = available_rows(f"jax.{relative}")
+    if jaxcompat_has is None or jax_has is None:
+        return False
+    return bool(scope & jax_has & ~jaxcompat_has)
+
+
+def _stands_alone(node: ast.stmt, lines: list[str]) -> bool:
+    """Whether ``node`` has its lines to itself: only indentation before it, and only a
+    comment after it."""
+    assert node.end_lineno is not None
+    assert node.end_col_offset is not None
+    before = lines[node.lineno - 1][: _column(lines, node.lineno, node.col_offset)]
+    after = lines[node.end_lineno - 1][_column(lines, node.end_lineno, node.end_col_offset) :]
+    return not before.strip() and (not after.strip() or after.lstrip().startswith("#"))
+
+
+def _split_import_edit(
+    node: ast.ImportFrom, lines: list[str], kept: list[ast.alias], moved: list[ast.alias]
+) -> Edit:
+    """``from jax.m import a, b`` as two imports: ``kept`` from JAX's module, ``moved`` from
+    jaxcompat's. Every line keeps its number: a statement written over several lines puts
+    the second import on its last line, a one-line statement joins them with ``;``."""
+    assert node.module is not None
+    from_jax = ast.unparse(ast.ImportFrom(node.module, kept, 0))
+    from_jaxcompat = ast.unparse(ast.ImportFrom(_to_jaxcompat(node.module), moved, 0))
+    assert node.end_lineno is not None
+    if node.end_lineno == node.lineno or not _stands_alone(node, lines):
+        return _statement_edit(node, lines, f"{from_jax}; {from_jaxcompat}")
+    text = from_jax
+    for index in range(node.lineno - 1, node.end_lineno - 1):
+        line_end = LINE_END.search(lines[index])
+        assert line_end is not None
+        text += line_end.group()
+    indent = lines[node.lineno - 1][: _column(lines, node.lineno, node.col_offset)]
+    return _span_edit(node, lines, text + indent + from_jaxcompat)
+
+
 def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edit | None:
     """``from jax import lax`` -> ``from jaxcompat import lax``: the module name only."""
     if node.level or node.module not in MIRRORED_JAX_MODULES:
@@ -155,14 +197,15 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edi
     if any(alias.name == "*" or alias.name.startswith("_") for alias in node.names):
         return None
     # Never stricter than JAX: a name jaxcompat refuses on a release of the range where JAX
-    # has it (``call_p`` before 0.11.1, another primitive there) stays JAX's import.
-    module = node.module.removeprefix("jax").removeprefix(".")
-    for alias in node.names:
-        relative = f"{module}.{alias.name}" if module else alias.name
-        jaxcompat_has = available_rows(f"jaxcompat.{relative}")
-        jax_has = available_rows(f"jax.{relative}")
-        if jaxcompat_has is not None and jax_has is not None and scope & jax_has & ~jaxcompat_has:
-            return None
+    # has it stays JAX's import; the other names of the statement still become jaxcompat's
+    # (numpyro imports ``call_p``, JAX's on every release, beside ``jit_p``, which JAX
+    # names so only from 0.7.0 and jaxcompat gives on every release).
+    kept = [alias for alias in node.names if _refused_by_jaxcompat(node.module, alias.name, scope)]
+    if len(kept) == len(node.names):
+        return None
+    if kept:
+        moved = [alias for alias in node.names if alias not in kept]
+        return _split_import_edit(node, lines, kept, moved)
     line, column, end_line, end_column = _module_span(lines, node)
     return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
 
