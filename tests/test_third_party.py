@@ -138,6 +138,8 @@ def test_prepare_copies_and_rewrites_the_tests_beside_the_package(tmp_path, give
         ("pkg/__init__.py", "import jax\n"),
         ("tests/test_a.py", "import jax\n"),
         ("tests/test_py312.py", "type Alias = int\ndef f(:\n"),  # left out: not ported
+        ("tests/slow/test_s.py", "import jax\n"),  # in a directory left out
+        ("tests/slow/helpers.py", "import jax\n"),  # kept: something may import it
     ]:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text(text)
@@ -152,15 +154,71 @@ def test_prepare_copies_and_rewrites_the_tests_beside_the_package(tmp_path, give
         dependencies=(),
         test_directory="tests",
         test_files="test_*.py",
-        ignore=("tests/test_py312.py",),
+        ignore=("tests/test_py312.py", "tests/slow"),
     )
     third_party.prepare(library, sdist if given == "sdist" else source, tmp_path / "work")
-    for name in ("pkg/__init__.py", "tests/test_a.py"):
+    for name in ("pkg/__init__.py", "tests/test_a.py", "tests/slow/helpers.py"):
         assert (tmp_path / "work" / "raw" / name).read_text() == "import jax\n"
         assert (tmp_path / "work" / "jaxcompat" / name).read_text() == "import jaxcompat as jax\n"
     assert (source / "tests" / "test_a.py").read_text() == "import jax\n"  # copied, not edited
     assert not (tmp_path / "work" / "jaxcompat" / "tests" / "test_py312.py").exists()
     assert not (tmp_path / "work" / "raw" / "tests" / "test_py312.py").exists()
+    assert not (tmp_path / "work" / "raw" / "tests" / "slow" / "test_s.py").exists()
+    assert not (tmp_path / "work" / "jaxcompat" / "tests" / "slow" / "test_s.py").exists()
+
+
+def test_prepare_ports_for_the_releases_from_the_lowest_row_up(tmp_path):
+    # distrax declares jax>=0.7.0 and runs on 0.4.30 too: its gate on square_p (JAX 0.4.36)
+    # is dead for the declared range but needed on the lowest row, so the port keeps it.
+    gate = 'import jax\nif hasattr(jax.lax, "square_p"):\n    new = 1\nelse:\n    old = 1\n'
+    source = tmp_path / "pkg-1.0"
+    (source / "pkg").mkdir(parents=True)
+    (source / "pkg" / "__init__.py").write_text(gate)
+    library = third_party.Library(
+        name="pkg", version="1.0", floor="0.7.0", below_floor=("0.4.30",), dependencies=()
+    )
+    assert third_party.ported_from(library) == "0.4.30"
+    third_party.prepare(library, source, tmp_path / "work")
+    ported = (tmp_path / "work" / "jaxcompat" / "pkg" / "__init__.py").read_text()
+    assert ported == gate.replace("import jax\n", "import jaxcompat as jax\n")
+    above_floor = third_party.Library(
+        name="pkg", version="1.0", floor="0.7.0", below_floor=(), dependencies=()
+    )
+    third_party.prepare(above_floor, source, tmp_path / "work_above")
+    ported = (tmp_path / "work_above" / "jaxcompat" / "pkg" / "__init__.py").read_text()
+    assert ported == "import jaxcompat as jax\nnew = 1\n"
+
+
+def test_report_counts_test_files_that_import_only_through_jaxcompat(tmp_path):
+    library = third_party.LIBRARIES["numpyro"]
+    row = library.below_floor[-1]
+    results = tmp_path / "results"
+    results.mkdir()
+    message = "ImportError: cannot import name 'jit_p' from 'jax.extend.core.primitives'"
+    for mode, tests, messages in [
+        ("raw", {"::test.test_a": "error"}, {"::test.test_a": f"{message} (/site/jax/p.py)"}),
+        (
+            "jaxcompat",
+            {"test.test_a::test_x": "passed", "test.test_a.Case::test_y": "passed"},
+            {},
+        ),
+    ]:
+        record = {
+            "library": "numpyro",
+            "row": row,
+            "mode": mode,
+            "seconds": 1.0,
+            "counts": {"passed": 0, "failed": 0, "error": 0, "skipped": 0},
+            "tests": tests,
+            "messages": messages,
+        }
+        (results / f"numpyro-{row}-{mode}.json").write_text(json.dumps(record))
+    markdown = tmp_path / "THIRD_PARTY.md"
+    third_party.report(results, markdown, tmp_path / "COMPATIBILITY.md")
+    assert (
+        f"- {row}: 1 test file that fails to import raw with `{message}` import, and 2 of "
+        "their tests pass." in markdown.read_text()
+    )
 
 
 def test_prepare_refuses_a_left_out_file_the_source_lacks(tmp_path):
