@@ -242,10 +242,10 @@ CAUSES: tuple[Cause, ...] = (
         "Encountered an unexpected tracer",
         DETAIL,
         "numpyro's ELBO guesses its plate nesting with `jax.eval_shape` of a function that "
-        "closes over the parameters `value_and_grad` is tracing; JAX 0.5.3 raises "
+        "closes over the parameters `value_and_grad` is tracing; JAX 0.5.3 to 0.6.0 raise "
         "UnexpectedTracerError there, raw numpyro too once given `jit_p` (measured: the same "
         "2 tests fail with raw numpyro on 0.5.3 and `jax.extend.core.primitives.jit_p` set "
-        "to JAX's `pjit_p`; both pass on 0.6.2)",
+        "to JAX's `pjit_p`; through jaxcompat they fail on 0.6.0 and pass from 0.6.1)",
     ),
     Cause(
         "numpyro",
@@ -263,6 +263,22 @@ CAUSES: tuple[Cause, ...] = (
         "dm-haiku, which two test files import (rlax's `test` extra; 0.0.17 resolves with "
         "the row's JAX pinned), reads `jax.core.take_current_trace` (JAX 0.4.36) when it is "
         "imported: haiku's own declared floor is false there, raw and ported alike",
+    ),
+    Cause(
+        "distrax",
+        "module 'jax.core' has no attribute 'take_current_trace'",
+        FAILS_RAW,
+        "dm-haiku, which monte_carlo_test.py imports (distrax's `test` extra; 0.0.17 "
+        "resolves with the row's JAX pinned), reads `jax.core.take_current_trace` (JAX "
+        "0.4.36) when it is imported: haiku's own declared floor is false there, raw and "
+        "ported alike",
+    ),
+    Cause(
+        "distrax",
+        "Explicitly requested dtype",
+        OWN,
+        "`as_float_array`'s tests build 64-bit arrays with 64-bit types off, so JAX warns "
+        "that it truncates them to 32 bits, and warnings are errors",
     ),
 )
 
@@ -369,7 +385,9 @@ NOTES: dict[str, tuple[str, ...]] = {
         "`closed_call_p` stay JAX's (jaxcompat refuses them before 0.11.1, where they are "
         "another primitive), and `jit_p` comes from jaxcompat, which is JAX's `pjit_p` "
         "there. The floor `migrate` writes is then 0.5.1: `jax.api_util.debug_info`, which "
-        "numpyro imports too, is JAX's from 0.5.1 and jaxcompat does not give it.",
+        "numpyro imports too, is JAX's from 0.5.1 and jaxcompat does not give it. With "
+        "these test files, `jaxcompat floor` proves 0.6.1 (8.7 minutes: 0.6.0 loses the two "
+        "tests of the UnexpectedTracerError below, 0.6.1 and 0.6.2 pass as 0.7.0 does).",
         "Fixed in jaxcompat, found on numpyro: `migrate` kept the whole import JAX's "
         "because jaxcompat refuses `call_p` on part of the range, so the port read `jit_p` "
         "from JAX's module, as raw, and its floor stayed 0.7.0; it now keeps only the "
@@ -505,9 +523,10 @@ def _fixed_lines(
         for message, count in sorted(fixed.items()):
             lines.append(f"- {row}: {count} tests that fail raw with `{message}` pass.")
         for message, (files, total) in sorted(imported.items()):
+            what = "1 test file that fails" if files == 1 else f"{files} test files that fail"
             lines.append(
-                f"- {row}: {files} test files that fail to import raw with `{message}` "
-                f"import, and {total} of their tests pass."
+                f"- {row}: {what} to import raw with `{message}` import, and {total} of "
+                "their tests pass."
             )
     return lines or ["- none."]
 
@@ -533,12 +552,14 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "Each library's own tests run from its sdist (from its source repository, at the",
         "release's tag, where the sdist holds no tests), on matrix rows below the JAX floor it",
         "declares, on the floor row and on `newest`: once as published (raw JAX) and once",
-        "ported by `jaxcompat migrate` for its declared range (`import jax` -> `import",
-        "jaxcompat as jax`, `from jax import lax` -> `from jaxcompat import lax`, and so on;",
-        "modules jaxcompat does not mirror, such as `jax.scipy` or `jax._src`, stay JAX's;",
-        "`jax.__version_info__` is read as `jax.JAX_VERSION`, `jax.__version__` as",
+        "ported by `jaxcompat migrate` for the releases from its lowest row up (`import jax`",
+        "-> `import jaxcompat as jax`, `from jax import lax` -> `from jaxcompat import lax`,",
+        "and so on; modules jaxcompat does not mirror, such as `jax.scipy` or `jax._src`, stay",
+        "JAX's; `jax.__version_info__` is read as `jax.JAX_VERSION`, `jax.__version__` as",
         "`jax.JAX_VERSION_STRING`, and a comparison of it with a release written as a string",
-        "as `jax.JAX_VERSION` against a tuple; dead gate branches are removed). The library",
+        "as `jax.JAX_VERSION` against a tuple; gate branches that never run on those releases",
+        "are removed; for every library but dm-haiku and distrax, the port for its declared",
+        "range alone is the same text, measured). The library",
         "is installed with `--no-deps`, so its JAX pin cannot pull JAX up. Warnings are errors",
         "(blackjax configures the same, the others configure no filters; the exceptions, none",
         "of them about the library's own use of JAX, are listed below with their reasons:",
@@ -552,10 +573,10 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "file in its own interpreter); mctx and penzai ran two or three sessions at a time on",
         "two cores, one session from 1 to 6 minutes; equinox two at a time, one session from 3",
         "minutes (a row where raw JAX cannot start its suite) to 9, and jax_dataclasses in",
-        "seconds; gymnax, numpyro and rlax two at a time, one session from 18 seconds (a row",
-        "where numpyro cannot import) to 9 minutes (rlax, each test file in its own",
-        "interpreter). A library not run since the last report keeps its section and summary",
-        "rows as they were last measured.",
+        "seconds; gymnax, numpyro, rlax, distrax and dm-haiku (rerun) two at a time, one",
+        "session from 18 seconds (a row where numpyro cannot import) to 9 minutes (rlax, each",
+        "test file in its own interpreter). A library not run since the last report keeps its",
+        "section and summary rows as they were last measured.",
         "",
     ]
     summary = [
