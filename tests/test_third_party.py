@@ -189,17 +189,25 @@ def test_prepare_ports_for_the_releases_from_the_lowest_row_up(tmp_path):
     assert ported == "import jaxcompat as jax\nnew = 1\n"
 
 
-def test_report_counts_test_files_that_import_only_through_jaxcompat(tmp_path):
+def test_report_counts_tests_and_test_files_that_run_only_through_jaxcompat(tmp_path):
     library = third_party.LIBRARIES["numpyro"]
     row = library.below_floor[-1]
     results = tmp_path / "results"
     results.mkdir()
     message = "ImportError: cannot import name 'jit_p' from 'jax.extend.core.primitives'"
     for mode, tests, messages in [
-        ("raw", {"::test.test_a": "error"}, {"::test.test_a": f"{message} (/site/jax/p.py)"}),
+        (
+            "raw",
+            {"::test.test_a": "error", "test.test_b::test_z": "failed"},
+            {"::test.test_a": f"{message} (/site/jax/p.py)", "test.test_b::test_z": "boom"},
+        ),
         (
             "jaxcompat",
-            {"test.test_a::test_x": "passed", "test.test_a.Case::test_y": "passed"},
+            {
+                "test.test_a::test_x": "passed",
+                "test.test_a.Case::test_y": "passed",
+                "test.test_b::test_z": "passed",
+            },
             {},
         ),
     ]:
@@ -215,9 +223,11 @@ def test_report_counts_test_files_that_import_only_through_jaxcompat(tmp_path):
         (results / f"numpyro-{row}-{mode}.json").write_text(json.dumps(record))
     markdown = tmp_path / "THIRD_PARTY.md"
     third_party.report(results, markdown, tmp_path / "COMPATIBILITY.md")
+    text = markdown.read_text()
+    assert f"- {row}: 1 test that fails raw with `boom` passes.\n" in text
     assert (
         f"- {row}: 1 test file that fails to import raw with `{message}` import, and 2 of "
-        "their tests pass." in markdown.read_text()
+        "their tests pass." in text
     )
 
 

@@ -521,7 +521,10 @@ def _fixed_lines(
                     files, total = imported.get(message, (0, 0))
                     imported[message] = (files + 1, total + passes)
         for message, count in sorted(fixed.items()):
-            lines.append(f"- {row}: {count} tests that fail raw with `{message}` pass.")
+            if count == 1:
+                lines.append(f"- {row}: 1 test that fails raw with `{message}` passes.")
+            else:
+                lines.append(f"- {row}: {count} tests that fail raw with `{message}` pass.")
         for message, (files, total) in sorted(imported.items()):
             what = "1 test file that fails" if files == 1 else f"{files} test files that fail"
             lines.append(
