@@ -20,6 +20,20 @@ def _load_tool(name):
 
 third_party = _load_tool("third_party")
 third_party_report = _load_tool("third_party_report")
+
+
+def _library(**fields):
+    """A library named pkg 1.0, declaring jax>=0.9.0, with FIELDS changed."""
+    defaults = {
+        "name": "pkg",
+        "version": "1.0",
+        "floor": "0.9.0",
+        "below_floor": (),
+        "dependencies": (),
+    }
+    return third_party.Library(**{**defaults, **fields})
+
+
 JUNIT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest">
 <testcase classname="work.raw.lib.core_test.CoreTest" name="test_ok" time="0.1"/>
@@ -116,12 +130,8 @@ def test_tests_beside_the_package_are_found_by_their_own_file_pattern(tmp_path):
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("")
-    library = third_party.Library(
-        name="pkg",
-        version="1.0",
-        floor="0.9.0",
+    library = _library(
         below_floor=("0.4.30",),
-        dependencies=(),
         test_directory="tests",
         test_files="test_*.py",
         ignore=("tests/slow",),
@@ -146,12 +156,7 @@ def test_prepare_copies_and_rewrites_the_tests_beside_the_package(tmp_path, give
     sdist = tmp_path / "pkg-1.0.tar.gz"
     with tarfile.open(sdist, "w:gz") as archive:
         archive.add(source, arcname="pkg-1.0")
-    library = third_party.Library(
-        name="pkg",
-        version="1.0",
-        floor="0.9.0",
-        below_floor=(),
-        dependencies=(),
+    library = _library(
         test_directory="tests",
         test_files="test_*.py",
         ignore=("tests/test_py312.py", "tests/slow"),
@@ -174,16 +179,12 @@ def test_prepare_ports_for_the_releases_from_the_lowest_row_up(tmp_path):
     source = tmp_path / "pkg-1.0"
     (source / "pkg").mkdir(parents=True)
     (source / "pkg" / "__init__.py").write_text(gate)
-    library = third_party.Library(
-        name="pkg", version="1.0", floor="0.7.0", below_floor=("0.4.30",), dependencies=()
-    )
+    library = _library(floor="0.7.0", below_floor=("0.4.30",))
     assert third_party.ported_from(library) == "0.4.30"
     third_party.prepare(library, source, tmp_path / "work")
     ported = (tmp_path / "work" / "jaxcompat" / "pkg" / "__init__.py").read_text()
     assert ported == gate.replace("import jax\n", "import jaxcompat as jax\n")
-    above_floor = third_party.Library(
-        name="pkg", version="1.0", floor="0.7.0", below_floor=(), dependencies=()
-    )
+    above_floor = _library(floor="0.7.0")
     third_party.prepare(above_floor, source, tmp_path / "work_above")
     ported = (tmp_path / "work_above" / "jaxcompat" / "pkg" / "__init__.py").read_text()
     assert ported == "import jaxcompat as jax\nnew = 1\n"
@@ -235,12 +236,7 @@ def test_prepare_refuses_a_left_out_file_the_source_lacks(tmp_path):
     source = tmp_path / "pkg-1.0"
     (source / "tests").mkdir(parents=True)
     (source / "pkg").mkdir()
-    library = third_party.Library(
-        name="pkg",
-        version="1.0",
-        floor="0.9.0",
-        below_floor=(),
-        dependencies=(),
+    library = _library(
         test_directory="tests",
         ignore=("tests/test_gone.py",),
     )
@@ -280,9 +276,7 @@ def _raw_run(tmp_path, monkeypatch, files, **fields):
         path.write_text(text)
     (tmp_path / "work" / "raw" / "pytest.ini").write_text("[pytest]\n")
     monkeypatch.setattr(third_party, "RESULTS", tmp_path / "results")
-    library = third_party.Library(
-        name="pkg", version="1.0", floor="0.9.0", below_floor=("0.4.30",), dependencies=(), **fields
-    )
+    library = _library(below_floor=("0.4.30",), **fields)
     out = third_party.run(library, "0.4.30", "raw", tmp_path / "work", [])
     return json.loads(out.read_text())
 
