@@ -62,14 +62,18 @@ def _column(lines: list[str], line: int, byte_offset: int) -> int:
     return char_column(lines[line - 1], byte_offset)
 
 
-def _statement_edit(node: ast.stmt, lines: list[str], text: str) -> Edit:
+def _inner_line_ends(node: ast.stmt, lines: list[str]) -> list[str]:
+    """The line ends the file has inside ``node``, one for each line but its last."""
     assert node.end_lineno is not None
+    ends = [LINE_END.search(lines[index]) for index in range(node.lineno - 1, node.end_lineno - 1)]
+    assert all(ends)
+    return [end.group() for end in ends if end]
+
+
+def _statement_edit(node: ast.stmt, lines: list[str], text: str) -> Edit:
     # A statement continued over several lines keeps its line count: continuation lines,
     # each with the line end the file had there.
-    for index in range(node.lineno - 1, node.end_lineno - 1):
-        line_end = LINE_END.search(lines[index])
-        assert line_end is not None
-        text += " \\" + line_end.group()
+    text += "".join(" \\" + line_end for line_end in _inner_line_ends(node, lines))
     return _span_edit(node, lines, text)
 
 
@@ -176,16 +180,11 @@ def _split_import_edit(
     assert node.module is not None
     from_jax = ast.unparse(ast.ImportFrom(node.module, kept, 0))
     from_jaxcompat = ast.unparse(ast.ImportFrom(_to_jaxcompat(node.module), moved, 0))
-    assert node.end_lineno is not None
-    if node.end_lineno == node.lineno or not _stands_alone(node, lines):
+    line_ends = _inner_line_ends(node, lines)
+    if not line_ends or not _stands_alone(node, lines):
         return _statement_edit(node, lines, f"{from_jax}; {from_jaxcompat}")
-    text = from_jax
-    for index in range(node.lineno - 1, node.end_lineno - 1):
-        line_end = LINE_END.search(lines[index])
-        assert line_end is not None
-        text += line_end.group()
     indent = lines[node.lineno - 1][: _column(lines, node.lineno, node.col_offset)]
-    return _span_edit(node, lines, text + indent + from_jaxcompat)
+    return _span_edit(node, lines, from_jax + "".join(line_ends) + indent + from_jaxcompat)
 
 
 def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edit | None:
@@ -198,8 +197,8 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edi
         return None
     # Never stricter than JAX: a name jaxcompat refuses on a release of the range where JAX
     # has it stays JAX's import; the other names of the statement still become jaxcompat's
-    # (numpyro imports ``call_p``, JAX's on every release, beside ``jit_p``, which JAX
-    # names so only from 0.7.0 and jaxcompat gives on every release).
+    # (numpyro imports ``call_p``, which jaxcompat refuses before 0.11.1, beside ``jit_p``,
+    # which JAX names so only from 0.7.0 and jaxcompat gives on every release).
     kept = [alias for alias in node.names if _refused_by_jaxcompat(node.module, alias.name, scope)]
     if len(kept) == len(node.names):
         return None
