@@ -325,6 +325,41 @@ def test_comments_atop_the_branch_kept_go_when_they_only_name_releases():
     )
 
 
+def test_an_older_release_branch_never_replaces_its_version_gate(tmp_path, capsys):
+    # flax 0.12.8's `current_trace`: jaxcompat gives the old branch's name on every release
+    # (its newest name, which the port writes), but that branch reads a trace level the
+    # newest JAX has no more; the gate stays, and the try/except after it, reached only from
+    # 0.4.34 where `jax.extend.core.get_opaque_trace_state` exists, keeps its first branch.
+    source = tmp_path / "tracers.py"
+    source.write_text(
+        "import jax\n"
+        "import jax.core\n"
+        "from jax.extend import core as jex_core\n"
+        "def current_trace():\n"
+        "    if jax.__version_info__ <= (0, 4, 33):\n"
+        "        top = jax.core.find_top_trace(())\n"
+        "        return top.level\n"
+        "    try:\n"
+        "        get_opaque_trace_state = jex_core.get_opaque_trace_state\n"
+        "    except AttributeError:\n"
+        "        get_opaque_trace_state = jax.core.get_opaque_trace_state\n"
+        "    return get_opaque_trace_state(convention='flax')\n"
+    )
+    assert main(["--jax", ">=0.4.30", "--no-pyproject", str(source)]) == 0
+    assert source.read_text() == (
+        "import jaxcompat as jax\n"
+        "import jax.core, jaxcompat as jax\n"
+        "from jaxcompat.extend import core as jex_core\n"
+        "def current_trace():\n"
+        "    if jax.JAX_VERSION <= (0, 4, 33):\n"
+        "        top = jax.extend.core.find_top_trace(())\n"
+        "        return top.level\n"
+        "    get_opaque_trace_state = jex_core.get_opaque_trace_state\n"
+        "    return get_opaque_trace_state(convention='flax')\n"
+    )
+    assert "JC034 this version gate is still needed" in capsys.readouterr().out
+
+
 def test_gates_still_needed_stay_and_the_newest_branch_can_be_the_dead_one():
     migrated = migrate_source(GATED, spec_mask("<0.5", "test"))
     # Below 0.5.3 the `elif` is dead and the chain's `else` is the branch that runs.

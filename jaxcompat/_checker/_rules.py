@@ -594,11 +594,27 @@ def _jaxcompat_branch(gate: Gate, effective: int) -> tuple[int, list[str]] | Non
     """The first branch (its index, and its names) that ``_branch_jaxcompat_gives`` asks for."""
     if gate.kind == "string" or dead_branch(gate, effective) is not None:
         return None  # one branch runs alone: JC033 says which
+    newest = _newest_branch(gate)
     for index, branch in enumerate(gate.branches):
+        if newest is not None and index != newest:
+            # An older release's branch: jaxcompat giving its names on every release says
+            # nothing of what it does there (flax's `if jax.__version_info__ <= (0, 4, 33):`
+            # reads the trace level that JAX 0.4.34's stackless tracing replaced).
+            continue
         names = _names_jaxcompat_gives(branch, effective)
         if names and any(effective & ~(available_rows(f"jax.{n}") or 0) for n in names):
             return index, names  # not a gate on behaviour: JAX lacks one of them
     return None
+
+
+def _newest_branch(gate: Gate) -> int | None:
+    """The index of the branch that runs on the newest release (0: the ``if`` or ``try``
+    body, 1: what runs where it does not), where the checker can tell. Not for a hasattr
+    gate: its tested name counts as its first branch's, whichever branch reads it, and
+    jaxcompat giving that name everywhere is what makes such a gate moot."""
+    if gate.truth is None or gate.kind == "hasattr":
+        return None
+    return 0 if gate.truth >> (len(rows()) - 1) & 1 else 1
 
 
 def _names_jaxcompat_gives(branch: list[str], effective: int) -> list[str]:
