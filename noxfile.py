@@ -728,14 +728,16 @@ def third_party(session: nox.Session, library: str, jax: str) -> None:
         requirements = ["--upgrade", "jax", "jaxlib"]
     else:
         requirements = next(r for r in MATRIX if r.jax == jax).requirements
-    # The library itself goes in without its dependencies, so its JAX pin cannot pull JAX up.
-    _install(session, [*requirements, "pip", *lib.dependencies], "test")
-    session.install("--no-deps", f"{lib.name}=={lib.version}")
+    # The library (and what it carries) goes in without its dependencies, so its JAX pin
+    # cannot pull JAX up.
+    _install(session, [*requirements, "pip", *lib.requirements_on(jax)], "test")
+    session.install("--no-deps", f"{lib.name}=={lib.version}", *lib.carried_on(jax))
     tmp = Path(session.create_tmp())
     source = _checkout(session, lib, tmp) if lib.repository else _sdist(session, lib, tmp)
     work = tmp / "work"
     tool = "tools/third_party.py"
-    session.run("python", tool, "prepare", lib.name, str(source), str(work), env=RUN_ENV)
+    prepare = [tool, "prepare", lib.name, str(source), str(work), "--row", jax]
+    session.run("python", *prepare, env=RUN_ENV)
     for mode in ("raw", "jaxcompat"):
         session.run(
             "python", tool, "run", lib.name, jax, mode, str(work), *session.posargs, env=RUN_ENV

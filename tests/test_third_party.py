@@ -190,6 +190,36 @@ def test_prepare_ports_for_the_releases_from_the_lowest_row_up(tmp_path):
     assert ported == "import jaxcompat as jax\nnew = 1\n"
 
 
+def test_what_a_library_carries_is_copied_and_ported_beside_it_below_its_floor(
+    tmp_path, monkeypatch
+):
+    # optimistix needs equinox, whose releases it admits all declare jax>=0.4.38: on 0.4.30
+    # the installed equinox comes along, raw as published and ported with optimistix.
+    installed = tmp_path / "site-packages"
+    (installed / "dep" / "__pycache__").mkdir(parents=True)
+    (installed / "dep" / "__init__.py").write_text("import jax\n")
+    (installed / "dep" / "__pycache__" / "x.pyc").write_bytes(b"")
+    monkeypatch.syspath_prepend(str(installed))
+    source = tmp_path / "pkg-1.0"
+    (source / "pkg").mkdir(parents=True)
+    (source / "pkg" / "__init__.py").write_text("import dep\n")
+    library = _library(floor="0.4.38", below_floor=("0.4.30",), carried=("dep==2.0",))
+    assert library.carried_on("0.4.30") == ("dep==2.0",)
+    assert library.requirements_on("0.4.30") == ()
+    assert library.carried_on("0.4.38") == library.carried_on("newest") == ()
+    assert library.requirements_on("0.4.38") == ("dep",)  # resolved there, as any dependency
+    third_party.prepare(library, source, tmp_path / "below", "0.4.30")
+    assert (tmp_path / "below" / "raw" / "dep" / "__init__.py").read_text() == "import jax\n"
+    ported = (tmp_path / "below" / "jaxcompat" / "dep" / "__init__.py").read_text()
+    assert ported == "import jaxcompat as jax\n"
+    assert not (tmp_path / "below" / "raw" / "dep" / "__pycache__").exists()
+    third_party.prepare(library, source, tmp_path / "floor", "0.4.38")
+    assert not (tmp_path / "floor" / "raw" / "dep").exists()
+    missing = _library(below_floor=("0.4.30",), carried=("absent-dep==1.0",))
+    with pytest.raises(SystemExit, match="absent_dep is carried, but no package of that name"):
+        third_party.prepare(missing, source, tmp_path / "missing", "0.4.30")
+
+
 def test_report_counts_tests_and_test_files_that_run_only_through_jaxcompat(tmp_path):
     library = third_party.LIBRARIES["numpyro"]
     row = library.below_floor[-1]

@@ -1,6 +1,7 @@
 """Third-party proof: published JAX libraries' own test suites, through ``import jaxcompat as jax``.
 
-python tools/third_party.py prepare LIB SOURCE WORK copy the library from its sdist or its
+python tools/third_party.py prepare LIB SOURCE WORK [--row ROW]
+                                                    copy the library from its sdist or its
                                                     source checkout to WORK/raw and WORK/jaxcompat
 python tools/third_party.py run LIB ROW MODE WORK   run the library's tests, write the results
 python tools/third_party.py report                  THIRD_PARTY.md and the COMPATIBILITY.md block
@@ -12,6 +13,7 @@ rows are in third_party_libraries.py, the report in third_party_report.py.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -53,8 +55,9 @@ def _source_root(source: Path, destination: Path) -> Path:
     return root
 
 
-def prepare(library: Library, source: Path, work: Path) -> None:
-    """Copy the library's package (source and tests) to WORK/raw and, rewritten, WORK/jaxcompat."""
+def prepare(library: Library, source: Path, work: Path, row: str = NEWEST) -> None:
+    """Copy the library's package (source and tests) to WORK/raw and, rewritten, WORK/jaxcompat,
+    with what it carries on ROW."""
     if work.exists():
         shutil.rmtree(work)
     unpacked = _source_root(source, work / "sdist")
@@ -74,6 +77,9 @@ def prepare(library: Library, source: Path, work: Path) -> None:
                 path.unlink()
             else:
                 raise SystemExit(f"{library.name}: it leaves out {left_out}, which {source} lacks")
+        for package in library.carried_packages(row):
+            copied = shutil.ignore_patterns("__pycache__")
+            shutil.copytree(_installed(package), work / mode / package, ignore=copied)
         # The library's own (empty) pytest configuration, not that of a directory above.
         (work / mode / "pytest.ini").write_text("[pytest]\n")
     # In the session's environment, where jaxcompat is installed (the noxfile reads this
@@ -89,6 +95,14 @@ def prepare(library: Library, source: Path, work: Path) -> None:
     print(f"{library.name} {library.version}: jaxcompat migrate {' '.join(ported)} {work}")
     if migrate([*ported, str(work / "jaxcompat")]) != 0:
         raise SystemExit(f"{library.name}: jaxcompat migrate failed on {work / 'jaxcompat'}")
+
+
+def _installed(package: str) -> Path:
+    """Where the session's environment installed PACKAGE (a carried library)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"{package} is carried, but no package of that name is installed")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def ported_from(library: Library) -> str:
@@ -215,6 +229,7 @@ def main(argv: list[str] | None = None) -> None:
     prepare_cmd.add_argument("library", choices=sorted(LIBRARIES))
     prepare_cmd.add_argument("source", type=Path, help="its sdist, or a checkout of its tag")
     prepare_cmd.add_argument("work", type=Path)
+    prepare_cmd.add_argument("--row", default=NEWEST, help="the row it runs on (default: newest)")
     run_cmd = commands.add_parser("run")
     run_cmd.add_argument("library", choices=sorted(LIBRARIES))
     run_cmd.add_argument("row")
@@ -227,7 +242,7 @@ def main(argv: list[str] | None = None) -> None:
     report_cmd.add_argument("--compatibility", type=Path, default=ROOT / "COMPATIBILITY.md")
     args = parser.parse_args(argv)
     if args.command == "prepare":
-        prepare(LIBRARIES[args.library], args.source, args.work)
+        prepare(LIBRARIES[args.library], args.source, args.work, args.row)
     elif args.command == "run":
         run(LIBRARIES[args.library], args.row, args.mode, args.work, args.pytest_args)
     else:

@@ -35,6 +35,13 @@ class Library:
     # The source repository, for a library whose sdist holds no tests: its release tag
     # (`v<version>`) is checked out instead of the sdist (the noxfile's `_checkout`).
     repository: str = ""
+    # Libraries it needs whose releases it admits all declare a JAX floor above its rows
+    # below the floor (Equinox's stack), each as `name==version`, the release its floor row
+    # resolves to. On those rows, where a resolve with the row's JAX pinned finds none, they are
+    # installed without their dependencies and copied beside it: raw they run as published,
+    # ported as their own `jaxcompat migrate` would leave them. On the floor row and newest
+    # they are resolved as any dependency is.
+    carried: tuple[str, ...] = ()
 
     @property
     def package(self) -> str:
@@ -54,6 +61,20 @@ class Library:
     def tag(self) -> str:
         """The release's tag in its source repository."""
         return f"v{self.version}"
+
+    def carried_on(self, row: str) -> tuple[str, ...]:
+        """The libraries carried on ROW: on a row below the floor, all of them."""
+        return self.carried if row in self.below_floor else ()
+
+    def requirements_on(self, row: str) -> tuple[str, ...]:
+        """What is resolved with the row's JAX pinned: the dependencies, and on the floor
+        row and newest the carried libraries too (by name: the resolve picks the release)."""
+        carried = () if self.carried_on(row) else self.carried
+        return (*self.dependencies, *(req.partition("==")[0] for req in carried))
+
+    def carried_packages(self, row: str) -> tuple[str, ...]:
+        """The Python packages the libraries carried on ROW install."""
+        return tuple(req.partition("==")[0].replace("-", "_") for req in self.carried_on(row))
 
     @property
     def rows(self) -> tuple[str, ...]:
@@ -385,6 +406,35 @@ LIBRARIES = {
             allowed_warnings=TFP_READS_PYTYPE_AVAL_MAPPINGS,
         ),
         Library(
+            name="flax",
+            version="0.12.8",
+            floor="0.10.0",
+            below_floor=("0.4.30", "0.6.2", "0.8.2"),
+            # Its requirements (optax and orbax-checkpoint resolve, with the row's JAX pinned,
+            # to releases that support it) and what the tests run here import.
+            dependencies=(
+                "numpy>=1.23.2",
+                "msgpack",
+                "optax",
+                "orbax-checkpoint",
+                "tensorstore",
+                "rich>=11.1",
+                "typing_extensions>=4.2",
+                "PyYAML>=5.4.1",
+                "treescope>=0.1.7",
+                "absl-py",
+                "cloudpickle",
+            ),
+            test_directory="tests",
+            tests=("tests/nnx", "tests/linen"),
+            ignore=(
+                "tests/nnx/transforms_test.py",
+                "tests/linen/linen_transforms_test.py",
+                "tests/linen/linen_module_test.py",
+            ),
+            why=("the three largest test files (13,000 of the two directories' 29,000 lines)"),
+        ),
+        Library(
             name="equinox",
             version="0.13.8",
             # It declares jax>=0.4.38,!=0.7.0,!=0.7.1.
@@ -412,6 +462,34 @@ LIBRARIES = {
             test_files="test_*.py",
             # Equinox's own pytest configuration allows it: optax sets that option on import
             # on JAX 0.9.0 and newer, where JAX deprecates it.
+            allowed_warnings=(
+                "ignore:Setting `jax_pmap_shmap_merge` is deprecated:DeprecationWarning",
+            ),
+        ),
+        Library(
+            name="optimistix",
+            version="0.1.0",
+            # It declares jax>=0.4.38,!=0.7.0,!=0.7.1.
+            floor="0.4.38",
+            below_floor=("0.4.30", "0.4.36"),
+            # Its runtime requirements and its tests' (optax resolves, with the row's JAX
+            # pinned, to a release that supports it).
+            dependencies=(
+                "jaxtyping>=0.2.24",
+                "typing_extensions>=4.5.0",
+                "wadler_lindig>=0.1.0",
+                "optax",
+            ),
+            # Equinox and Lineax (its requirements) and Diffrax (its tests') declare
+            # jax>=0.4.38 too (Lineax 0.0.8 is the newest that admits it: 0.1.0 declares
+            # jax>=0.6.1).
+            carried=("equinox==0.13.8", "lineax==0.0.8", "diffrax==0.7.2"),
+            # Its sdist holds the package only.
+            repository="https://github.com/patrick-kidger/optimistix",
+            test_directory="tests",
+            test_files="test_*.py",
+            # Its own pytest configuration allows it: optax sets that option on import on
+            # JAX 0.9.0 and newer, where JAX deprecates it.
             allowed_warnings=(
                 "ignore:Setting `jax_pmap_shmap_merge` is deprecated:DeprecationWarning",
             ),

@@ -606,6 +606,15 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
             lines.append(
                 f"From {library.repository} at tag {library.tag}: its sdist holds no tests."
             )
+        if library.carried:
+            lines.append(
+                f"Carried beside it on the rows below its floor: {', '.join(library.carried)} "
+                "(the releases its floor row resolves to), whose releases it admits all "
+                "declare a JAX floor above those rows: installed without their "
+                "dependencies, raw as published, ported with it by the same `jaxcompat "
+                "migrate` (the stack as it runs once each of its libraries is ported). On "
+                "the floor row and newest they resolve as any dependency does."
+            )
         if library.ignore:
             lines.append(f"Left out: {', '.join(library.ignore)}: {library.why}.")
         if library.deselect:
