@@ -359,6 +359,9 @@ def _classes(jit):
         def act(self, x):
             return x * 2 + self.w
 
+        def plain(self, x, y):  # jitted bound, with options for its arguments after self
+            return x * 2 + self.w * y
+
         def __hash__(self):
             return id(self)
 
@@ -381,7 +384,14 @@ def _classes(jit):
         def m(self, x):
             return self.w * x
 
+        def plain(self, x, y):
+            return self.w * x + y
+
     return Agent, Tree
+
+
+def _on_one_device():
+    return jax.sharding.SingleDeviceSharding(jax.devices()[0])
 
 
 #: Each takes (jit, vmap, grad, Agent, Tree, x) and returns an array.
@@ -410,6 +420,22 @@ WAYS_OF_JITTING_A_METHOD = {
     "jit(bound).lower.compile": lambda jit, vmap, grad, A, T, x: (
         lambda f: f.lower(x).compile()(x)
     )(jit(A().act)),
+    # flax's `jax.jit(model.init, in_shardings=(key, x))`: one sharding per argument after self.
+    "jit(bound, in_shardings)": lambda jit, vmap, grad, A, T, x: jit(
+        A().plain, in_shardings=(_on_one_device(), _on_one_device()), out_shardings=None
+    )(x, x),
+    "jit(bound, in_shardings list)": lambda jit, vmap, grad, A, T, x: jit(
+        A().plain, in_shardings=[_on_one_device(), _on_one_device()]
+    )(x, x),
+    "jit(bound, one in_sharding)": lambda jit, vmap, grad, A, T, x: jit(
+        A().plain, in_shardings=_on_one_device()
+    )(x, x),
+    "jit(bound, static_argnums)": lambda jit, vmap, grad, A, T, x: jit(A().plain, static_argnums=1)(
+        x, 2.0
+    ),
+    "pytree: jit(bound, in_shardings)": lambda jit, vmap, grad, A, T, x: jit(
+        T(jnp.ones(3)).plain, in_shardings=(_on_one_device(), None)
+    )(x, x),
     "pytree: called": lambda jit, vmap, grad, A, T, x: T(jnp.ones(3)).m(x),
     "pytree: jit(bound)": lambda jit, vmap, grad, A, T, x: jit(T(jnp.ones(3)).m)(x),
     "pytree: jit(jit(bound))": lambda jit, vmap, grad, A, T, x: jit(jit(T(jnp.ones(3)).m))(x),

@@ -200,6 +200,11 @@ def bound_method_options(options: dict[str, Any]) -> dict[str, Any]:
     for name in ("static_argnums", "donate_argnums"):
         if name in shifted:
             shifted[name] = tuple(i + 1 for i in as_tuple(shifted[name]))
+    if isinstance(shifted.get("in_shardings"), tuple | list):
+        # One sharding per argument after self (flax's `jax.jit(model.init, in_shardings=
+        # (key, x))`); self's arrays, the core's first traced argument, are placed as JAX
+        # places the ones a bound method closes over: None, unspecified for jit.
+        shifted["in_shardings"] = (None, *shifted["in_shardings"])
     return shifted
 
 
@@ -209,4 +214,6 @@ def unbound_method_options(options: dict[str, Any]) -> dict[str, Any]:
     for name in ("static_argnums", "donate_argnums"):
         if name in shifted:
             shifted[name] = tuple(i - 1 for i in as_tuple(shifted[name]) if i != 0)
+    if isinstance(shifted.get("in_shardings"), tuple):
+        shifted["in_shardings"] = shifted["in_shardings"][1:]
     return shifted
