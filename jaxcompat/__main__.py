@@ -105,6 +105,11 @@ def _check_methods() -> None:
     assert float(jaxcompat.jit(agent.act)(1.0)) == 2.0
     assert float(jaxcompat.jit(jaxcompat.jit(agent.act))(2.0)) == 4.0
 
+    # Options for a bound method count from the argument after self, as JAX counts them.
+    on_one_device = jaxcompat.sharding.SingleDeviceSharding(jaxcompat.devices()[0])
+    placed = jaxcompat.jit(scale.apply, in_shardings=(on_one_device,))
+    assert float(placed(jnp.ones(3))[0]) == 3.0
+
 
 def _swap_args(fun: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fun)
