@@ -472,7 +472,7 @@ def test_dtype_like_accepts_what_jax_does():
 
 
 def test_zero_from_primal():
-    zero_from_primal = jaxcompat.custom_derivatives.zero_from_primal
+    zero_from_primal = needs("custom_derivatives.zero_from_primal")
     primal = {"x": np_jax.ones((2, 3)), "n": np.arange(3), "b": np_jax.ones(2, np_jax.bfloat16)}
     zeros = zero_from_primal(primal)
     assert zeros["x"].dtype == np.float32 and zeros["x"].shape == (2, 3)
@@ -488,6 +488,8 @@ def test_zero_from_primal():
 
 def test_zero_from_primal_in_a_custom_vjp():
     # The use it was made public for: a backward pass that returns no cotangent for an input.
+    zero_from_primal = needs("custom_derivatives.zero_from_primal")
+
     @jax.custom_vjp
     def scale(x, y):
         return x * y
@@ -497,7 +499,7 @@ def test_zero_from_primal_in_a_custom_vjp():
 
     def backward(residuals, g):
         _, y = residuals
-        return g * y, jaxcompat.custom_derivatives.zero_from_primal(y)
+        return g * y, zero_from_primal(y)
 
     scale.defvjp(forward, backward)
     gx, gy = jax.grad(lambda x, y: scale(x, y).sum(), argnums=(0, 1))(
@@ -505,6 +507,25 @@ def test_zero_from_primal_in_a_custom_vjp():
     )
     np.testing.assert_array_equal(gx, [0.0, 1.0, 2.0])
     np.testing.assert_array_equal(gy, [0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("symbolic_zeros", [False, True])
+def test_zero_from_primal_is_a_custom_jvp_tangent_of_an_integer_output(symbolic_zeros):
+    # Wherever jaxcompat gives it, a custom_jvp rule may return its float0 zeros for an
+    # integer output (before JAX 0.4.34, where jaxcompat does not give it, JAX refused them).
+    zero_from_primal = needs("custom_derivatives.zero_from_primal")
+
+    @jax.custom_jvp
+    def double_and_count(x, n):
+        return x * 2, n
+
+    @double_and_count.defjvp
+    def rule(primals, tangents):
+        x, n = primals
+        return double_and_count(x, n), (tangents[0] * 2, zero_from_primal(n, symbolic_zeros))
+
+    primal, tangent = jax.jvp(lambda x: double_and_count(x, np_jax.int32(3))[0], (1.0,), (1.0,))
+    assert (float(primal), float(tangent)) == (2.0, 2.0)
 
 
 def test_clip_takes_the_newest_keywords():

@@ -1,13 +1,8 @@
-"""``jax.custom_derivatives``: ``zero_from_primal`` (JAX 0.4.34), ``custom_gradient`` as a
-decorator factory (JAX 0.11.1) and its ``with_logs=`` keyword. (``custom_jvp`` and
-``custom_vjp`` are JAX's own classes on every release: their ``nondiff_argnames=``, JAX 0.6.2,
-is JAX's TypeError before it.)
-
-``zero_from_primal``: custom_vjp's symbolic zeros (``SymbolicZero``) and the zero tangents
-of each aval have been there on every supported release; 0.4.34 made a public constructor
-of them. Before it the tangent aval of a primal is
-``raise_to_shaped(get_aval(x)).at_least_vspace()`` (0.4.34 renamed it ``to_tangent_aval``):
-float0 for integers and booleans.
+"""``jax.custom_derivatives``: ``custom_gradient`` as a decorator factory (JAX 0.11.1) and
+its ``with_logs=`` keyword. (``custom_jvp`` and ``custom_vjp`` are JAX's own classes on every
+release: their ``nondiff_argnames=``, JAX 0.6.2, is JAX's TypeError before it.
+``zero_from_primal`` is JAX's own from 0.4.34 and not given before it: see its entry in
+``_stable_names/modules.py``.)
 """
 
 from __future__ import annotations
@@ -17,30 +12,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-import jax
-from jax._src import ad_util as jax_ad_util
-from jax._src import core as jax_core
-
-__all__ = ["logs_dropped", "with_optional_fun", "zero_from_primal"]
-
-# Private on every release, and untyped.
-ad_util: Any = jax_ad_util
-core: Any = jax_core
-
-
-def _tangent_aval(x: Any) -> Any:
-    return core.raise_to_shaped(core.get_aval(x)).at_least_vspace()
-
-
-def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
-    """The zero tangent of each leaf of ``val``: a ``SymbolicZero``, or zeros of its
-    tangent dtype (float0 for integers and booleans)."""
-
-    def zero(x: Any) -> Any:
-        aval = _tangent_aval(x)
-        return ad_util.SymbolicZero(aval) if symbolic_zeros else ad_util.zeros_like_aval(aval)
-
-    return jax.tree_util.tree_map(zero, val)
+__all__ = ["logs_dropped", "with_optional_fun"]
 
 
 @functools.cache  # one function, under jax.custom_gradient and jax.custom_derivatives

@@ -33,12 +33,16 @@ NAMES: tuple[StableName, ...] = (
             ),
         ),
     ),
-    # Public from 0.4.34; the symbolic zeros and zero tangents it builds are older.
+    # Public from 0.4.34. The zeros it builds are older, but before 0.4.34 a custom_jvp rule
+    # may not return them: its float0 tangent of an integer output is "Custom JVP rule must
+    # produce primal and tangent outputs with equal shapes and dtypes" (measured 0.4.30-0.4.33;
+    # accepted from 0.4.34). Code gates on the name for that (optimistix's
+    # `hasattr(jax.custom_derivatives, "zero_from_primal")` falls back to integer zeros), so a
+    # name given before it would take such code down the branch that fails there.
     StableName(
         "custom_derivatives.zero_from_primal",
-        (
-            Source("jax.custom_derivatives:zero_from_primal"),
-            Source("jaxcompat._backports.custom_derivatives:zero_from_primal"),
-        ),
+        (Source("jax.custom_derivatives:zero_from_primal"),),
+        first="0.4.34",
+        reason="a custom_jvp rule may not return its float0 zeros of an integer output before it",
     ),
 )
