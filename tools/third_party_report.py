@@ -274,6 +274,99 @@ CAUSES: tuple[Cause, ...] = (
         "ported alike",
     ),
     Cause(
+        "flax",
+        "'Data' is deprecated, please replace",
+        OWN,
+        "the test uses flax's own deprecated `nnx.Data` annotation, and warnings are "
+        "errors (flax's own pytest configuration ignores this one)",
+    ),
+    Cause(
+        "flax",
+        "to the `inputs_v` arg, when you may have intended",
+        OWN,
+        "the test passes a mask where flax now warns that it may be meant for `mask`, and "
+        "warnings are errors",
+    ),
+    Cause(
+        "flax",
+        "module 'jax.experimental.hijax' has no attribute 'HiPrimitive'",
+        NEWEST_DETAIL,
+        "flax 0.12.8 subclasses `jax.experimental.hijax.HiPrimitive`, which the newest JAX "
+        "no longer has: no `nnx` test file imports there, raw or ported",
+    ),
+    Cause(
+        "flax",
+        "Implicit conversion of an array to a dtype is deprecated",
+        DETAIL,
+        "`jnp.zeros_like` of a flax `Variable`: before 0.10.0 JAX finds its dtype with "
+        "`np.result_type`, and NumPy 2.4 asks the `Variable` for `__numpy_dtype__`, which it "
+        "forwards to its array, whose JAX deprecates that (a DeprecationWarning, an error "
+        "here); JAX 0.10.0 reads `.dtype` first, for NumPy 2.4 (its source says so). "
+        "Raw, these test files do not import on these rows at all",
+    ),
+    Cause(
+        "flax",
+        "module 'jax.experimental.hijax' has no attribute 'instantiate_zeros'",
+        MISSING,
+        "`jax.experimental.hijax.instantiate_zeros` (JAX 0.9.0), which flax's hijax "
+        "variables call: `jax.experimental.hijax` is JAX's own module through jaxcompat "
+        "(not mirrored), and whether 0.8.x can compute it is not investigated; "
+        "`jaxcompat migrate` reports it (JC001) and writes floor 0.9.0 for flax",
+    ),
+    Cause(
+        "flax",
+        "is not divisible by axis_size=8",
+        NEWEST_DETAIL,
+        "on the newest JAX, sharding a dimension of 4 over a mesh axis of 8 devices is "
+        "an IndivisibleError (the test runs on this machine's 8 CPU devices)",
+    ),
+    Cause(
+        "flax",
+        "jaxcompat.sharding.AbstractMesh is not available on JAX",
+        DETAIL,
+        "flax reads `jax.sharding.AbstractMesh` (JAX 0.5.3) when it is imported; before "
+        "0.5.3 there is no abstract mesh, and jaxcompat says so in its AttributeError",
+    ),
+    Cause(
+        "optimistix",
+        "object has no attribute '__wrapped__'",
+        OWN,
+        "the test reads `optx.compat.minimize.__wrapped__`, the beartype wrapper that its "
+        "own pytest options (jaxtyping's import hook, not used here) put around the function",
+    ),
+    Cause(
+        "diffrax",
+        "Complex dtype support in Diffrax is a work in progress",
+        OWN,
+        "diffrax warns that its complex support is a work in progress when it solves in "
+        "complex128, and warnings are errors",
+    ),
+    Cause(
+        "diffrax",
+        "AssertionError: assert",
+        FAILS_RAW,
+        "the test counts the lines tqdm's progress meter writes, which depend on timing on "
+        "a machine shared with other work (raw, 103 lines against 102 on 0.4.38; the other "
+        "rows passed)",
+        test="test_tqdm_progress_meter",
+    ),
+    Cause(
+        "gpjax",
+        "Please use numpyro.util.is_prng_key",
+        OWN,
+        "gpjax calls numpyro's deprecated `is_prng_key` helper (numpyro's warning about its "
+        "own function, which gpjax's own pytest configuration ignores with every other "
+        "DeprecationWarning), and warnings are errors",
+    ),
+    Cause(
+        "gpjax",
+        "assert 2 == 3",
+        FAILS_RAW,
+        "`(k1 + k2) + k3` of one kernel type gives a sum of 2 kernels, not the 3 the test "
+        "expects flattened, with the releases its dependencies resolve to with that row's "
+        "JAX pinned (not investigated further)",
+    ),
+    Cause(
         "distrax",
         "Explicitly requested dtype",
         OWN,
@@ -363,6 +456,52 @@ NOTES: dict[str, tuple[str, ...]] = {
         "The tests come from the repository's tag v0.13.8 (its sdist and wheel hold the "
         "package only) and run without equinox's own pytest options (its jaxtyping and "
         "beartype run-time type checks of the package).",
+    ),
+    "flax": (
+        "Found on flax and fixed in jaxcompat: `jaxcompat migrate` replaced flax's "
+        "`if jax.__version_info__ <= (0, 4, 33):` gate (`flax/core/tracers.py`) by its "
+        "first branch, since jaxcompat gives that branch's `find_top_trace` on every "
+        "release; that branch reads the trace level of JAX's tracing before 0.4.34, so on "
+        "the newest JAX 56 tests passed through jaxcompat against 861 raw (measured). A "
+        "version gate is now replaced only by the branch that runs on the newest release. "
+        "And `jaxcompat.jit(model.init, in_shardings=(key, x))` counted `self` among the "
+        "arguments the shardings are for, raising JAX's 'in_shardings is the wrong length' "
+        "(`test_pjit_scan_over_layers`, every row); it counts from the argument after "
+        "`self`, as `jax.jit` does.",
+        "Raw, on 0.8.2 and 0.9.0 the 28 `nnx` test files do not import: flax reads "
+        "`jax.extend.core.Effect`, public from JAX 0.10.0 and jaxcompat's stable name "
+        "before it (JAX's own class, from `jax._src.core`), so through jaxcompat they run. "
+        "On 0.4.30 flax cannot import, raw or ported: it reads `jax.sharding.AbstractMesh` "
+        "(JAX 0.5.3) when it is imported, and imports `jax.experimental.hijax` (JAX 0.8.1); "
+        "`jaxcompat migrate` reports both (JC040, JC001).",
+    ),
+    "optimistix": (
+        "Found on optimistix and fixed in jaxcompat: it gates on "
+        "`hasattr(jax.custom_derivatives, 'zero_from_primal')` (JAX 0.4.34) and falls back "
+        "to integer zeros; jaxcompat gave the name before 0.4.34, so the port took the "
+        "first branch there, whose float0 tangents JAX's `custom_jvp` refuses before 0.4.34 "
+        "(measured on 0.4.30: `test_residual_nonarray_no_jit` failed through jaxcompat, "
+        "passed raw). jaxcompat gives `zero_from_primal` from 0.4.34 only.",
+        "Equinox 0.13.8 and Lineax 0.0.8, its requirements, declare jax>=0.4.38 like it, "
+        "and Diffrax 0.7.2, which its tests import, too: on 0.4.30 and 0.4.36 they come "
+        "along, raw as published and ported with it. The tests come from the repository's "
+        "tag v0.1.0 (its sdist holds the package only) and run without its own pytest "
+        "options (jaxtyping's and beartype's run-time type checks).",
+    ),
+    "diffrax": (
+        "Equinox 0.13.8, Lineax 0.0.8 and Optimistix 0.1.0, its requirements, declare "
+        "jax>=0.4.38 like it: on 0.4.30 and 0.4.36 they come along, raw as published and "
+        "ported with it. `test_implicit_closure_convert` failed through jaxcompat on 0.4.30 "
+        "before the `zero_from_primal` fix told under optimistix (it runs optimistix's "
+        "root find), and passed raw. The tests come from the repository's tag v0.7.2 (its "
+        "sdist holds the package only) and run without its own pytest options.",
+    ),
+    "gpjax": (
+        "gpjax declares jax>=0.5.0,<0.11; the newest row (0.12.0.1) is above its cap and "
+        "runs because the library is installed with `--no-deps`. Its declared floor is "
+        "not its floor: raw, 0.4.30 and 0.4.36 pass all but the 2 tests of the cause "
+        "above. `jaxcompat migrate` writes jax>=0.4.26 for it (its other requirements, "
+        "lineax>=0.0.6 and numpy>=2.0.0, hold JAX there; nothing in its code needs more).",
     ),
     "mctx": (
         "mctx's tree_test.py opens its test data by a path relative to the directory it "
@@ -561,8 +700,8 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "JAX's; `jax.__version_info__` is read as `jax.JAX_VERSION`, `jax.__version__` as",
         "`jax.JAX_VERSION_STRING`, and a comparison of it with a release written as a string",
         "as `jax.JAX_VERSION` against a tuple; gate branches that never run on those releases",
-        "are removed; for every library but dm-haiku and distrax, the port for its declared",
-        "range alone is the same text, measured). The library",
+        "are removed; for every library but dm-haiku, distrax, flax and optimistix, the port",
+        "for its declared range alone is the same text, measured). The library",
         "is installed with `--no-deps`, so its JAX pin cannot pull JAX up. Warnings are errors",
         "(blackjax configures the same, the others configure no filters; the exceptions, none",
         "of them about the library's own use of JAX, are listed below with their reasons:",
@@ -578,8 +717,11 @@ def report(results: Path, markdown: Path, compatibility: Path) -> None:
         "minutes (a row where raw JAX cannot start its suite) to 9, and jax_dataclasses in",
         "seconds; gymnax, numpyro, rlax, distrax and dm-haiku (rerun) two at a time, one",
         "session from 18 seconds (a row where numpyro cannot import) to 9 minutes (rlax, each",
-        "test file in its own interpreter). A library not run since the last report keeps its",
-        "section and summary rows as they were last measured.",
+        "test file in its own interpreter); flax, gpjax, optimistix and diffrax three to five",
+        "sessions at a time on two cores, one session from a minute (flax on 0.4.30, where it",
+        "cannot import) to 32 (diffrax on newest, whose every test compiles whole solves; a",
+        "run of one mode alone took up to 26 minutes). A library not run since the last",
+        "report keeps its section and summary rows as they were last measured.",
         "",
     ]
     summary = [
