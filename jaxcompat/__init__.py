@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .__about__ import __version__
-from ._early_commands import requested_command as _requested_command
+from ._cli.commands import requested_command as _requested_command
 
 if _requested_command() is not None:  # `jaxcompat check`/`migrate`: they need no JAX
-    from ._early_commands import run as _run
+    from ._cli.commands import run as _run
 
     _run(_requested_command() or "")
 

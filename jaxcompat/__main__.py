@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any
 
 import jaxcompat
-from jaxcompat import _diagnose
-from jaxcompat._diagnose import Finding
-from jaxcompat._early_commands import COMMANDS
-from jaxcompat._program import parse_arguments, program_name
+from jaxcompat._cli import diagnose as _diagnose
+from jaxcompat._cli.commands import COMMANDS
+from jaxcompat._cli.diagnose import Finding
+from jaxcompat._cli.program import parse_arguments, program_name
 
 #: Verbs dispatched before anything reads JAX: verb -> module with ``main(argv) -> int``
-#: (the one table, in ``_early_commands``).
+#: (the one table, in ``jaxcompat._cli.commands``).
 SUBCOMMANDS = COMMANDS
 
 #: One line per command in the report's help (its "commands:" section).
@@ -388,6 +388,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from jaxcompat._pipes import quiet_on_closed_pipe
+    from jaxcompat._cli.pipes import quiet_on_closed_pipe
 
     sys.exit(quiet_on_closed_pipe(main, sys.argv[1:]))

@@ -100,7 +100,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _header_when_unusable(error: ImportError) -> list[str]:
     import jaxcompat
-    from jaxcompat import _diagnose
+    from jaxcompat._cli import diagnose as _diagnose
 
     jax_version, jaxlib_version = _diagnose.installed_jax()
     shown = f"jax {jax_version}, jaxlib {jaxlib_version}" if jax_version else "jax: not found"

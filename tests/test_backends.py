@@ -59,7 +59,7 @@ def test_jit_of_a_function_is_jax_own_object_from_060():
 
 @pytest.mark.jax(">=0.4.18,<0.6.0")
 def test_jit_of_a_function_is_the_wrapper_that_keeps_lower_on_its_type_before_060():
-    from jaxcompat._backends._common.jit_object import Jitted, ScreenedJitted
+    from jaxcompat._primitives.jit_object import Jitted, ScreenedJitted
 
     jitted = jaxcompat.jit(_f)
     assert isinstance(jitted, Jitted)
@@ -71,7 +71,7 @@ def test_jit_of_a_function_is_the_wrapper_that_keeps_lower_on_its_type_before_06
 
 @pytest.mark.jax("<0.4.18")
 def test_jit_screens_arguments_where_jaxlib_flatten_segfaults():
-    from jaxcompat._backends._common.jit_object import ScreenedJitted
+    from jaxcompat._primitives.jit_object import ScreenedJitted
 
     assert isinstance(jaxcompat.jit(_f), ScreenedJitted)
 

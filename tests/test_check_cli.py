@@ -576,7 +576,7 @@ def test_runs_without_jax(tmp_path):
         "    runpy.run_module('jaxcompat', run_name='__main__', alter_sys=True)\n"
         "except SystemExit as exit:\n"
         "    print('exit', exit.code)\n"
-        "from jaxcompat._checker import console\n"
+        "from jaxcompat._cli.commands import console\n"
         "sys.argv = ['jaxcompat', 'check', '--explain', 'JC001']\n"
         "print('console', console())\n"
         f"sys.argv = ['jaxcompat', 'migrate', '--check', {str(tmp_path / 'a.py')!r}]\n"
@@ -603,7 +603,7 @@ def test_pre_commit_hook_runs_the_checker():
     assert "entry: jaxcompat check\n" in hooks
     assert "language: python\n" in hooks
     assert os.path.exists(ROOT / "pyproject.toml")
-    assert 'jaxcompat = "jaxcompat._checker:console"' in (ROOT / "pyproject.toml").read_text()
+    assert 'jaxcompat = "jaxcompat._cli.commands:console"' in (ROOT / "pyproject.toml").read_text()
 
 
 def test_jaxcompat_own_names_and_modules_match_the_package():
@@ -664,7 +664,7 @@ def test_help_lists_the_commands_and_an_unknown_command_is_an_error(capsys):
 )
 def test_the_command_names_itself_as_it_was_started(entry, name):
     if entry == "console script":
-        start = "from jaxcompat._checker import console\nsys.exit(console())\n"
+        start = "from jaxcompat._cli.commands import console\nsys.exit(console())\n"
     else:
         start = "runpy.run_module('jaxcompat', run_name='__main__', alter_sys=True)\n"
     outputs = []
@@ -703,7 +703,7 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(argv, entry):
     # `... | head -c1`: the reader has gone before the command writes. JAX is blocked, so the
     # fresh interpreter starts fast; what is under test is the command line, not JAX.
     if entry == "console script":
-        start = "from jaxcompat._checker import console\nsys.exit(console())\n"
+        start = "from jaxcompat._cli.commands import console\nsys.exit(console())\n"
     else:
         start = "runpy.run_module('jaxcompat', run_name='__main__', alter_sys=True)\n"
     code = f"import runpy, sys\nsys.modules['jax'] = None\nsys.argv = {argv!r}\n{start}"
@@ -774,7 +774,7 @@ def test_python_m_jaxcompat_matrix_imports_no_jax(tmp_path):
 
 def test_every_command_of_the_report_is_in_the_one_table():
     from jaxcompat import __main__ as report
-    from jaxcompat._early_commands import COMMANDS
+    from jaxcompat._cli.commands import COMMANDS
 
     assert report.SUBCOMMANDS is COMMANDS
     assert list(report.COMMAND_HELP) == list(COMMANDS)
@@ -795,6 +795,6 @@ def test_every_command_of_the_report_is_in_the_one_table():
     ],
 )
 def test_the_module_python_was_started_with(argv, found):
-    from jaxcompat._early_commands import _module_run_by_python
+    from jaxcompat._cli.commands import _module_run_by_python
 
     assert _module_run_by_python(argv) == found

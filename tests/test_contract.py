@@ -99,7 +99,7 @@ def test_public_functions_carry_the_contract_documentation(name):
     public = getattr(jaxcompat, name)
     assert inspect.getdoc(public) == inspect.getdoc(getattr(_contract, name))
     if name == "jit":  # jit(fun, /, **options) shows the newest jax.jit's options by name
-        from jaxcompat._backends._common.jit_options import JIT_OPTIONS
+        from jaxcompat._primitives.jit_options import JIT_OPTIONS
 
         parameters = inspect.signature(public).parameters.values()
         assert [(p.name, p.kind) for p in parameters] == [

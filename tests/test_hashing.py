@@ -11,8 +11,8 @@ import pytest
 
 import jaxcompat
 from jaxcompat import is_tracer, tracer_safe_hash
-from jaxcompat._backends._common.hashing import make_tracer_safe_hash
 from jaxcompat._dispatch import backend
+from jaxcompat._primitives.hashing import make_tracer_safe_hash
 
 from ._helpers import run_in_threads
 

@@ -94,7 +94,7 @@ def test_the_package_knows_its_matrix_without_the_repository(tmp_path):
     shutil.copytree(PACKAGE, tmp_path / "jaxcompat", ignore=shutil.ignore_patterns("__pycache__"))
     code = (
         "import sys; sys.modules['jax'] = None\n"
-        "from jaxcompat import _diagnose\n"
+        "from jaxcompat._cli import diagnose as _diagnose\n"
         "rows, where = _diagnose.matrix_rows()\n"
         "print(where, rows[0], rows[-1]['jax'], len(rows))\n"
     )

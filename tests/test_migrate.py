@@ -11,10 +11,10 @@ import pytest
 import jaxcompat
 import jaxcompat.numpy
 from jaxcompat.__main__ import main as python_m_jaxcompat
-from jaxcompat._checker import console
 from jaxcompat._checker._migrate import MIRRORED_JAX_MODULES, migrate_source, rewrite_imports
 from jaxcompat._checker._migrate_cli import main
 from jaxcompat._checker._ranges import spec_mask
+from jaxcompat._cli.commands import console
 
 #: How a file that does not parse is named: with the grammar that read it.
 PYTHON = f"Python {sys.version_info.major}.{sys.version_info.minor}"

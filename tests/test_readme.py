@@ -32,7 +32,7 @@ def test_each_readme_example_runs_pasted_on_its_own(number):
 
 
 def test_readme_shows_the_port_in_four_commands():
-    from jaxcompat._early_commands import COMMANDS
+    from jaxcompat._cli.commands import COMMANDS
 
     commands = re.search(
         r"## Port a library in four commands\n\n```bash\n(.*?)```", readme_text(), re.S

@@ -14,8 +14,8 @@ import yaml
 
 import jaxcompat
 from jaxcompat import __main__ as report
-from jaxcompat import _diagnose
-from jaxcompat._diagnose import Finding
+from jaxcompat._cli import diagnose as _diagnose
+from jaxcompat._cli.diagnose import Finding
 from jaxcompat._dispatch import backend_floors
 from jaxcompat._releases import parse_release
 

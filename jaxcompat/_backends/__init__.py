@@ -1,10 +1,11 @@
-"""Implement: one module per JAX behaviour breakpoint, named by its floor.
+"""Select: one module per JAX behaviour breakpoint, named by its floor.
 
 ``jax_X_Y_Z.py`` serves JAX ``X.Y.Z`` up to the next floor. Each one provides every name in
 ``jaxcompat._contract.BACKEND_NAMES`` and never imports another ``jax_*`` module, so dropping
 support for old JAX releases deletes whole files. What the backends share lives in
-``_common``; a backend chooses and configures it, and its docstring names the JAX changes that
-force its floor. The method jit, the same on every release, is ``jaxcompat._methods``.
+``jaxcompat._primitives``; a backend chooses and configures it, and its docstring names the JAX
+changes that force its floor. The method jit, the same on every release, is
+``jaxcompat._primitives.methods``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ What this range does, and what jaxcompat does about it:
   0.6.0), so ``functools.wraps`` no longer copies them, and ``Compiled.cost_analysis()``
   returns a dict (since 0.5.0). JAX's own jitted function behaves as the newest's, so
   ``jaxcompat.jit`` of a plain function is ``jax.jit``'s own object (its type, repr, pickling
-  and cost). Methods and classmethods keep jaxcompat's method jit (``jaxcompat._methods``);
+  and cost). Methods and classmethods keep jaxcompat's method jit
+  (``jaxcompat._primitives.methods``);
   ``@jit`` over ``@staticmethod``, and a jitted method's core, are a :class:`Jitted` around
   JAX's own.
 * ``Traced.out_info`` holds ``OutInfo`` tuples without a weak type up to 0.6.2 (JAX 0.7.0
@@ -24,15 +25,15 @@ What this range does, and what jaxcompat does about it:
 
 import functools
 
+from .._primitives import aot, hashing, jitting
+from .._primitives.arrays import block_if_array as block_if_array
+from .._primitives.control_flow import cond as cond
+from .._primitives.control_flow import fori_loop as fori_loop
+from .._primitives.control_flow import scan as scan
+from .._primitives.control_flow import switch as switch
+from .._primitives.control_flow import while_loop as while_loop
+from .._primitives.hashing import is_tracer as is_tracer
 from .._stable_names.backport_keywords import jit_options_before
-from ._common import aot, hashing, jitting
-from ._common.arrays import block_if_array as block_if_array
-from ._common.control_flow import cond as cond
-from ._common.control_flow import fori_loop as fori_loop
-from ._common.control_flow import scan as scan
-from ._common.control_flow import switch as switch
-from ._common.control_flow import while_loop as while_loop
-from ._common.hashing import is_tracer as is_tracer
 
 #: Whether ``treedef.flatten_up_to`` raises where a None of the treedef faces a leaf (it does
 #: from jaxlib 0.4.34).

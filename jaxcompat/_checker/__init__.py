@@ -21,6 +21,6 @@ jaxcompat, ``_migrate_cli`` is its command line.
 
 from __future__ import annotations
 
-from ._cli import console, main
+from ._cli import main
 
-__all__ = ["console", "main"]
+__all__ = ["main"]

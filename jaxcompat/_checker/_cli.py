@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import sys
 from pathlib import Path
 
-from .._early_commands import COMMANDS
-from .._pipes import quiet_on_closed_pipe
-from .._program import parse_arguments, program_name
+from .._cli.program import parse_arguments, program_name
 from ._checked import check_source, codes
 from ._codes import CODES
 from ._files import (
@@ -32,7 +29,7 @@ from ._files import (
 from ._output import FileFinding, ParseError, render
 from ._ranges import RangeError, range_for_file, spec_mask
 
-__all__ = ["console", "main"]
+__all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -116,17 +113,3 @@ def main(argv: list[str]) -> int:
     if errors:
         return 2
     return 1 if any(CODES[item.finding.code].fails_check for item in reported) else 0
-
-
-def console() -> int:
-    """The ``jaxcompat`` console script: a command of ``_early_commands.COMMANDS``
-    (``jaxcompat check ...``), else ``python -m jaxcompat``.
-
-    It dispatches before ``jaxcompat.__main__`` is imported, as that module needs JAX.
-    """
-    if sys.argv[1:2] and sys.argv[1] in COMMANDS:
-        command = importlib.import_module(COMMANDS[sys.argv[1]]).main
-        return quiet_on_closed_pipe(command, sys.argv[2:])
-    from jaxcompat.__main__ import main as report
-
-    return quiet_on_closed_pipe(report, sys.argv[1:])

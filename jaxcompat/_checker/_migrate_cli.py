@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from .._program import parse_arguments, program_name
+from .._cli.program import parse_arguments, program_name
 from ._checked import SUPPRESSION, CheckedSource, read_checked
 from ._dependency_bound import DependencyBound, dependency_bound
 from ._edits import applied, edited_tree

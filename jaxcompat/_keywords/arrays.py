@@ -13,7 +13,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._backends._common.cycles import refuse_cycles
+from .._primitives.cycles import refuse_cycles
 
 __all__ = [
     "checked_against_the_shards",

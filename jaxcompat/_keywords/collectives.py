@@ -26,7 +26,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from .._backends._common.cycles import refuse_cycles
+from .._primitives.cycles import refuse_cycles
 from .._version import JAX_VERSION_STRING
 
 __all__ = ["gathered_as_asked"]

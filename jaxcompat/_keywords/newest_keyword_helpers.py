@@ -14,7 +14,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._backends._common.cycles import refuse_cycles
+from .._primitives.cycles import refuse_cycles
 from .._version import JAX_VERSION_STRING
 
 __all__ = [

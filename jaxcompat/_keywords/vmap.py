@@ -24,7 +24,7 @@ import jax.numpy as jnp
 from jax import tree_util
 from jax.custom_batching import custom_vmap  # type: ignore[attr-defined, unused-ignore]
 
-from .._backends._common.cycles import refuse_cycles
+from .._primitives.cycles import refuse_cycles
 from .._version import JAX_VERSION_STRING
 
 __all__ = ["summed_over_the_axis"]

@@ -12,7 +12,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from .._program import parse_arguments, program_name
+from .._cli.program import parse_arguments, program_name
 from . import MatrixRow
 from .select import SELECTIONS, LibraryError, Selected, select
 

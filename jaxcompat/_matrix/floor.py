@@ -48,7 +48,7 @@ from .._checker._ranges import (
     row_list,
     spec_mask,
 )
-from .._program import parse_arguments, program_name
+from .._cli.program import parse_arguments, program_name
 from . import MatrixRow, rows
 from .pip_indexes import uv_index_environment, working_uv
 

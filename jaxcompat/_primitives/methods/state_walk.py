@@ -29,8 +29,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._backends._common.hashing import ATOMIC_TYPES, Tracer, flatten_one_level
-from .._backends._common.jit_object import PjitFunction
+from ..hashing import ATOMIC_TYPES, Tracer, flatten_one_level
+from ..jit_object import PjitFunction
 
 #: How deep the walk through ``self``'s state goes before it gives up with a ValueError.
 MAX_STATE_DEPTH = 200

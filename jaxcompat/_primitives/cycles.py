@@ -28,7 +28,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from ..._version import JAX_VERSION_STRING
+from .._version import JAX_VERSION_STRING
 from .hashing import flatten_one_level
 
 __all__ = ["ATOM_TYPES", "LEAVES", "refuse_cycles"]

@@ -28,9 +28,9 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._backends._common.cycles import ATOM_TYPES, refuse_cycles
-from .._backends._common.jit_object import jit_repr, make_plain_jit, rebuild_jit
-from .._backends._common.jit_options import JitTraits
+from ..cycles import ATOM_TYPES, refuse_cycles
+from ..jit_object import jit_repr, make_plain_jit, rebuild_jit
+from ..jit_options import JitTraits
 from .method_jit import MethodJit, calling, unbound_method_options
 from .state_walk import read_state
 

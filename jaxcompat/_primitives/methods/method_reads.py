@@ -30,7 +30,7 @@ import textwrap
 import types
 from typing import Any, NamedTuple
 
-from .._backends._common.jit_object import PjitFunction
+from ..jit_object import PjitFunction
 
 #: Built-ins that name an attribute of their first argument in their second.
 _NAMING_CALLS = frozenset({"getattr", "hasattr", "setattr", "delattr"})

@@ -17,5 +17,6 @@ Its rules, which users rely on, are written out in ``help(jaxcompat.jit)`` (the
 
 None of it depends on the JAX release: nothing here is gated on a version. What differs
 between releases (how a plain function is jitted, its options, where jaxlib's flatten
-segfaults) comes from the backend's ``JitTraits`` and ``jaxcompat._backends._common``.
+segfaults) comes from the backend's ``JitTraits`` and the modules beside this package
+(``jaxcompat._primitives``).
 """

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ..._version import JAX_VERSION_STRING
+from .._version import JAX_VERSION_STRING
 
 #: Every option ``jaxcompat.jit`` accepts, on every JAX release.
 JIT_OPTIONS = (

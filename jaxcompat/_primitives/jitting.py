@@ -5,7 +5,7 @@ Where each concept lives:
 * ``jit_options``: the option set, and the errors for options a release lacks or a
   function cannot take;
 * ``jit_object``: the jit object of a plain function and its AOT methods;
-* ``jaxcompat._methods``: methods, bound or called in any way, which read ``self`` on every
+* ``methods``: methods, bound or called in any way, which read ``self`` on every
   call (the same on every release).
 
 This module only routes what ``jit`` is given to the right one.
@@ -18,13 +18,6 @@ import types
 from collections.abc import Callable
 from typing import Any, cast
 
-from ..._methods.method_binding import (
-    BoundJitted,
-    JittedClassMethod,
-    JittedMethod,
-    JittedOnClass,
-)
-from ..._methods.method_jit import bound_method_options, shared_method_jit
 from .jit_object import (
     JAX_JIT,
     Jitted,
@@ -42,6 +35,13 @@ from .jit_options import (
     newest_jit_signature,
     self_is_static,
 )
+from .methods.method_binding import (
+    BoundJitted,
+    JittedClassMethod,
+    JittedMethod,
+    JittedOnClass,
+)
+from .methods.method_jit import bound_method_options, shared_method_jit
 
 __all__ = ["JitTraits", "make_jit"]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import jax
 
-from .._backends._common.hashing import flatten_one_level
+from ..hashing import flatten_one_level
 from .instance_state import root_kind
 from .method_reads import Item
 from .read_paths import ReadSelector, entry_path

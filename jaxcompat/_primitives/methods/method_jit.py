@@ -26,9 +26,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .._backends._common.cycles import refuse_cycles
-from .._backends._common.jit_object import make_plain_jit
-from .._backends._common.jit_options import (
+from ..cycles import refuse_cycles
+from ..jit_object import make_plain_jit
+from ..jit_options import (
     JitTraits,
     as_tuple,
     resolve_argnums_argnames,

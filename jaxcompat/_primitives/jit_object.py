@@ -223,7 +223,7 @@ def jit_repr(describe: Callable[[], str]) -> str:
 def rebuild_jit(fun: Callable[..., Any], options: dict[str, Any]) -> Any:
     """Unpickle a jitted method: jit it again with the same options, by the selected backend
     (read when called: the backend imports this module)."""
-    from ..._dispatch import backend
+    from .._dispatch import backend
 
     return backend.jit(fun, **options)
 

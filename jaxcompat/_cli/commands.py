@@ -2,7 +2,7 @@
 
 Both commands read source text only, yet either way of starting them imports this package
 first: ``python -m jaxcompat`` imports ``jaxcompat`` before it runs ``__main__``, and the
-console script's ``jaxcompat._checker`` is a submodule. Importing JAX took 2.7 s of the 2.8 s
+console script's ``jaxcompat._cli.commands`` is a submodule. Importing JAX took 2.7 s of the 2.8 s
 of a check of one file. So the package's ``__init__`` asks ``requested_command`` first, and
 when this process is one of those two commands, runs it and exits before anything imports
 JAX. In every other process (``import jaxcompat as jax`` above all) it returns None and the
@@ -11,10 +11,11 @@ package is built as always, the same objects by ``is``.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
-__all__ = ["requested_command", "run"]
+__all__ = ["console", "requested_command", "run"]
 
 #: The commands, each with the module that has its ``main(argv) -> int``: the one table of
 #: them, which ``python -m jaxcompat`` and the console script read too. None reads JAX.
@@ -69,9 +70,26 @@ def requested_command() -> str | None:
 
 def run(command: str) -> None:
     """Run ``command`` with this process's arguments, then exit with its code."""
-    import importlib
+    raise SystemExit(_run_command(command, sys.argv[2:]))
 
-    from ._pipes import quiet_on_closed_pipe
+
+def console() -> int:
+    """The ``jaxcompat`` console script: a command of ``COMMANDS`` (``jaxcompat check
+    ...``), else the report (``python -m jaxcompat``).
+
+    It dispatches before ``jaxcompat.__main__`` is imported, as that module needs JAX.
+    """
+    if sys.argv[1:2] and sys.argv[1] in COMMANDS:
+        return _run_command(sys.argv[1], sys.argv[2:])
+    from jaxcompat.__main__ import main as report
+
+    from .pipes import quiet_on_closed_pipe
+
+    return quiet_on_closed_pipe(report, sys.argv[1:])
+
+
+def _run_command(command: str, arguments: list[str]) -> int:
+    from .pipes import quiet_on_closed_pipe
 
     main = importlib.import_module(COMMANDS[command]).main
-    raise SystemExit(quiet_on_closed_pipe(main, sys.argv[2:]))
+    return quiet_on_closed_pipe(main, arguments)
