@@ -107,7 +107,7 @@ def test_a_keyword_jaxcompat_takes_from_a_later_release():
         f"2:32: JC041 `jaxcompat.make_mesh` is passed `axis_types`, {MESH_BEFORE_AXIS_TYPES}; "
         "raise the floor to jax>=0.5.3",
     ]
-    # A keyword rule (_stable_names/keywords.py): empty_ref's pin is not provided before
+    # A keyword rule (_keywords/rules/functions.py): empty_ref's pin is not provided before
     # the release that names it.
     assert check("import jaxcompat as jax\njax.empty_ref(aval, pin=True)\n", ">=0.9.1") == [
         "2:21: JC041 `jaxcompat.empty_ref` is passed `pin`, which jaxcompat takes only on "

@@ -8,8 +8,8 @@ import yaml
 
 from jaxcompat import __main__ as report
 from jaxcompat._dispatch import backend_floors, select_backend
+from jaxcompat._keywords.rules.functions import KEYWORD_RULES
 from jaxcompat._releases import parse_release
-from jaxcompat._stable_names.keywords import KEYWORD_RULES
 
 from ._helpers import ROOT
 
@@ -92,7 +92,7 @@ def test_compatibility_md_lists_the_newest_constructor_keywords_of_jax_classes()
 
 def test_each_class_keyword_is_in_the_newest_signature_and_no_earlier_than_the_data_says():
     from jaxcompat._keywords.adapter import newest_data
-    from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS
+    from jaxcompat._keywords.rules.classes import CLASS_KEYWORDS
 
     callables = newest_data()["callables"]
     for fact in CLASS_KEYWORDS:

@@ -20,9 +20,9 @@ import warnings
 import pytest
 
 import jaxcompat
+from jaxcompat._keywords.rules.classes import CLASS_PATHS
+from jaxcompat._keywords.rules.functions import rule_for
 from jaxcompat._namespace import MIRRORED
-from jaxcompat._stable_names.class_keywords import CLASS_PATHS
-from jaxcompat._stable_names.keywords import rule_for
 
 from ._helpers import PACKAGE, load_docs_generator
 

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from jaxcompat._checker._codes import CODES
+from jaxcompat._keywords.rules.functions import KEYWORD_RULES, rule_for
 from jaxcompat._stable_names import STABLE_NAMES
-from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
 
 from ._helpers import PACKAGE, ROOT, load_docs_generator
 

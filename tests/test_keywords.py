@@ -15,8 +15,8 @@ import pytest
 import jaxcompat
 from jaxcompat import _namespace, _surface
 from jaxcompat._keywords import adapter as keywords
-from jaxcompat._stable_names.keyword_kinds import NOT_ADAPTED_YET, REFUSALS, helper_name
-from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
+from jaxcompat._keywords.rules.functions import KEYWORD_RULES, rule_for
+from jaxcompat._keywords.rules.kinds import NOT_ADAPTED_YET, REFUSALS, helper_name
 
 from ._helpers import PACKAGE
 

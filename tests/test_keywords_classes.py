@@ -1,7 +1,7 @@
 """JAX's classes stay JAX's classes: on every row, each class jaxcompat gives where JAX has it is
 JAX's own class object, so a newest constructor keyword the release's class lacks is JAX's own
 TypeError, message and all. The last test is a backend test (``@pytest.mark.jax``): the class
-keyword data (``_stable_names/class_keywords.py``) against the installed release's classes."""
+keyword data (``_keywords/rules/classes.py``) against the installed release's classes."""
 
 import functools
 import inspect
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import jaxcompat
-from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS
+from jaxcompat._keywords.rules.classes import CLASS_KEYWORDS
 from tests._stable_names_helpers import TABLE, available
 
 

@@ -18,8 +18,8 @@ import pytest
 import jaxcompat
 import jaxcompat.numpy as jnp
 from jaxcompat import _namespace, _surface
+from jaxcompat._keywords.rules.classes import CLASS_KEYWORDS
 from jaxcompat._stable_names import STABLE_NAMES
-from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS
 from tests._stable_names_helpers import TABLE, available, lookup, needs
 
 # --- Forwarding: JAX's own objects ------------------------------------------------------------
@@ -708,7 +708,7 @@ FORWARDED_WITHOUT_A_NEWEST_KEYWORD = {
             for fact_path in fact.paths
         ],
         "JAX's own class: a newest constructor keyword it lacks is JAX's TypeError "
-        "(_stable_names/class_keywords.py, reported by jaxcompat check)",
+        "(_keywords/rules/classes.py, reported by jaxcompat check)",
     ),
     **dict.fromkeys(
         [("new_ref", p) for p in ("memory_space", "kind", "pin")]

@@ -9,7 +9,7 @@ package's own data says why not on this release:
 * a mirrored submodule (``_namespace.MIRRORED``), itself checked name by name;
 * a stable name (``_stable_names/``) whose source selected on this release has an adapter,
   lives elsewhere (a backport, another JAX location), or is none at all;
-* a newest keyword whose rule applies on this release (``_stable_names/keywords.py``).
+* a newest keyword whose rule applies on this release (``_keywords/rules/functions.py``).
 
 The exceptions are read from that data, never listed here, so the next drift fails a test
 by itself. A second test holds the exceptions to what the data says the release lacks of
@@ -28,9 +28,9 @@ from jaxcompat import _contract, _namespace, _surface
 from jaxcompat._backports import config as config_backport
 from jaxcompat._dispatch import installed_release_in
 from jaxcompat._keywords.adapter import keywords_to_adapt, newest_data
+from jaxcompat._keywords.rules.functions import KEYWORD_RULES
 from jaxcompat._releases import parse_release
 from jaxcompat._stable_names import STABLE_NAMES, by_path
-from jaxcompat._stable_names.keywords import KEYWORD_RULES
 from jaxcompat.testing import matches
 
 TABLE = by_path()

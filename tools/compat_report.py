@@ -207,14 +207,14 @@ def keyword_probe() -> dict[str, Any]:
     import importlib
 
     from jaxcompat import _surface
-    from jaxcompat._releases import parse_release
-    from jaxcompat._stable_names.keyword_kinds import (
+    from jaxcompat._keywords.rules.functions import rule_for
+    from jaxcompat._keywords.rules.kinds import (
         NO_DEFAULT,
         NOT_ADAPTED_YET,
         REFUSED_BY_NEWEST,
         UNSUPPORTED,
     )
-    from jaxcompat._stable_names.keywords import rule_for
+    from jaxcompat._releases import parse_release
     from jaxcompat._version import JAX_VERSION
 
     newest = _surface.added_parameters()
@@ -476,7 +476,7 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
         "first release that takes it (`out_sharding=None` before sharding in types), refuses",
         "for any other value as the newest JAX does itself (`out=` and `where=` of the",
         "ufuncs), or refuses for any value with such a clear error; the rest are not accepted",
-        "at all (listed below). Rules: `jaxcompat/_stable_names/keywords.py`.",
+        "at all (listed below). Rules: `jaxcompat/_keywords/rules/functions.py`.",
         "",
         "| JAX | callables accepting every newest keyword | pairs the release lacks | "
         + " | ".join(KEYWORD_KINDS)
@@ -523,8 +523,8 @@ def keyword_sections(results: list[dict[str, Any]]) -> list[str]:
 
 def class_keyword_lines() -> list[str]:
     """The newest constructor keywords of the classes jaxcompat gives as JAX's own, and the
-    first release that takes each (``_stable_names/class_keywords.py``)."""
-    from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS
+    first release that takes each (``_keywords/rules/classes.py``)."""
+    from jaxcompat._keywords.rules.classes import CLASS_KEYWORDS
 
     lines = [
         "",
@@ -533,7 +533,7 @@ def class_keyword_lines() -> list[str]:
         "jaxcompat gives JAX's own class under each of these names, so a call that passes the",
         "keyword before the release given is JAX's own TypeError (or, `unreduced=` on 0.6.1,",
         "JAX's own reading of it), and `jaxcompat check` reports it (JC010). From the package's",
-        "data (`jaxcompat/_stable_names/class_keywords.py`).",
+        "data (`jaxcompat/_keywords/rules/classes.py`).",
         "",
         "| class | keyword | first release that takes it |",
         "|---|---|---|",
@@ -546,7 +546,7 @@ def class_keyword_lines() -> list[str]:
 
 def _value_rules() -> list[str]:
     """The rules for newest values of keywords that older releases' functions name."""
-    from jaxcompat._stable_names.keywords import KEYWORD_RULES
+    from jaxcompat._keywords.rules.functions import KEYWORD_RULES
 
     lines = [
         "",

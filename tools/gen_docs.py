@@ -9,7 +9,7 @@ would clash with the hook's).
   releases, computed from the API surface data of every matrix row
   (``jaxcompat/_data/api_surface.json``); and each callable's newest keywords
   (``jaxcompat/_data/newest_keywords.json``) with what the keyword rule
-  (``_stable_names/keywords.py``) makes of each before the first release that takes it.
+  (``_keywords/rules/functions.py``) makes of each before the first release that takes it.
 - ``check-codes.md``: one section per ``jaxcompat check`` code, from the texts that
   ``jaxcompat check --explain CODE`` prints.
 - ``compatibility.md``, ``benchmarks.md``, ``changelog.md``: the repository's generated
@@ -33,10 +33,9 @@ from packaging.version import Version
 import jaxcompat
 from jaxcompat import _surface
 from jaxcompat._checker._codes import CODES
-from jaxcompat._namespace import MIRRORED
-from jaxcompat._stable_names import STABLE_NAMES, StableName
-from jaxcompat._stable_names.class_keywords import CLASS_KEYWORDS, CLASS_PATHS
-from jaxcompat._stable_names.keyword_kinds import (
+from jaxcompat._keywords.rules.classes import CLASS_KEYWORDS, CLASS_PATHS
+from jaxcompat._keywords.rules.functions import KEYWORD_RULES, rule_for
+from jaxcompat._keywords.rules.kinds import (
     NO_DEFAULT,
     NOT_ADAPTED_YET,
     REFUSED_BY_NEWEST,
@@ -44,7 +43,8 @@ from jaxcompat._stable_names.keyword_kinds import (
     KeywordRule,
     helper_name,
 )
-from jaxcompat._stable_names.keywords import KEYWORD_RULES, rule_for
+from jaxcompat._namespace import MIRRORED
+from jaxcompat._stable_names import STABLE_NAMES, StableName
 
 ROOT = Path(__file__).resolve().parent.parent
 # The data of the jaxcompat that is imported: the checkout's, or an installed wheel's.
@@ -431,7 +431,7 @@ def reference_pages(surface: Surface) -> dict[str, str]:
         "Generated from the stable-name table (`jaxcompat/_stable_names/`), the API surface",
         "of every matrix row (`jaxcompat/_data/api_surface.json`) and the newest keywords",
         "(`jaxcompat/_data/newest_keywords.json`, with the rules of",
-        "`jaxcompat/_stable_names/keywords.py`). A name or keyword that is not listed is",
+        "`jaxcompat/_keywords/rules/functions.py`). A name or keyword that is not listed is",
         "JAX's own object on every release that has it. Type any name or keyword in the",
         "search box.",
         "",

@@ -33,10 +33,10 @@ from jax.lax import cond as cond
 from jax.lax import switch as switch
 from jax.lax import while_loop as while_loop
 
+from .._keywords.rules.backports import jit_options_before
 from .._primitives import aot, control_flow, hashing, jitting
 from .._primitives.arrays import block_if_array as block_if_array
 from .._primitives.hashing import is_tracer as is_tracer
-from .._stable_names.backport_keywords import jit_options_before
 
 fori_loop = control_flow.newest_fori_loop
 scan = control_flow.newest_scan

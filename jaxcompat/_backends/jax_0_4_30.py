@@ -21,6 +21,7 @@ import functools
 
 import jax
 
+from .._keywords.rules.backports import jit_options_before
 from .._primitives import aot, hashing, jitting
 from .._primitives.arrays import block_if_array as block_if_array
 from .._primitives.control_flow import cond as cond
@@ -29,7 +30,6 @@ from .._primitives.control_flow import scan as scan
 from .._primitives.control_flow import switch as switch
 from .._primitives.control_flow import while_loop as while_loop
 from .._primitives.hashing import is_tracer as is_tracer
-from .._stable_names.backport_keywords import jit_options_before
 
 #: Whether ``treedef.flatten_up_to`` raises where a None of the treedef faces a leaf: not up to
 #: jaxlib 0.4.33 (measured), so tracer_safe_hash keeps no structure that holds a None. 0.4.34

@@ -25,6 +25,7 @@ What this range does, and what jaxcompat does about it:
 
 import functools
 
+from .._keywords.rules.backports import jit_options_before
 from .._primitives import aot, hashing, jitting
 from .._primitives.arrays import block_if_array as block_if_array
 from .._primitives.control_flow import cond as cond
@@ -33,7 +34,6 @@ from .._primitives.control_flow import scan as scan
 from .._primitives.control_flow import switch as switch
 from .._primitives.control_flow import while_loop as while_loop
 from .._primitives.hashing import is_tracer as is_tracer
-from .._stable_names.backport_keywords import jit_options_before
 
 #: Whether ``treedef.flatten_up_to`` raises where a None of the treedef faces a leaf (it does
 #: from jaxlib 0.4.34).

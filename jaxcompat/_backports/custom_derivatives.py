@@ -19,7 +19,7 @@ __all__ = ["logs_dropped", "with_optional_fun"]
 def with_optional_fun(release_function: Callable[..., Any]) -> Callable[..., Any]:
     """The release's ``custom_gradient``, also as a decorator factory: JAX 0.11.1 made ``fun``
     optional, so that ``custom_gradient(with_logs=False)(f)`` is ``custom_gradient(f)`` (the
-    keywords themselves are the newest's, from 0.11.1 and 0.12.0: ``_stable_names/keywords.py``
+    keywords themselves are the newest's, from 0.11.1 and 0.12.0: ``_keywords/rules/functions.py``
     says what each becomes here)."""
 
     def custom_gradient(fun: Callable[..., Any] | None = None) -> Any:

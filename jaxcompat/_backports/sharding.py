@@ -11,7 +11,7 @@ from typing import Any
 import jax
 from jax.sharding import Mesh
 
-from .._stable_names.backport_keywords import backport_keyword
+from .._keywords.rules.backports import backport_keyword
 from .._version import JAX_VERSION_STRING
 
 __all__ = [

@@ -10,11 +10,11 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from .._keywords.rules.functions import rule_for
+from .._keywords.rules.kinds import NOT_ADAPTED_YET, KeywordRule
 from .._mirrored import MIRRORED
 from .._releases import parse_release
 from .._stable_names import STABLE_NAMES, StableName
-from .._stable_names.keyword_kinds import NOT_ADAPTED_YET, KeywordRule
-from .._stable_names.keywords import rule_for
 from .._surface import (
     added_parameters,
     importable,

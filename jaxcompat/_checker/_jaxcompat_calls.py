@@ -4,8 +4,8 @@ releases of the range.
 A jaxcompat name takes the newest JAX's signature on every release, so a call through it is
 read against that signature alone: each argument, positional or keyword, lands on one newest
 parameter. Some newest parameters jaxcompat can take only from a given release (the keyword
-rules of ``_stable_names/keywords.py``, and its own backports' limits in
-``_stable_names/backport_keywords.py``); a call that passes one fails before that release,
+rules of ``_keywords/rules/functions.py``, and its own backports' limits in
+``_keywords/rules/backports.py``); a call that passes one fails before that release,
 and a positional argument written for an older signature may land on one without the
 caller meaning it (``jax.make_mesh(shape, names, devices)`` ported to jaxcompat: the newest
 third parameter is ``axis_types``).
@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .._releases import parse_release
-from .._stable_names.backport_keywords import backport_keyword
-from .._stable_names.keyword_kinds import (
+from .._keywords.rules.backports import backport_keyword
+from .._keywords.rules.functions import rule_for
+from .._keywords.rules.kinds import (
     NO_DEFAULT,
     NOT_ADAPTED_YET,
     REFUSED_BY_NEWEST,
     UNSUPPORTED,
 )
-from .._stable_names.keywords import rule_for
+from .._releases import parse_release
 from .._surface import added_parameters, modules, rows
 from ._api import Signature, first_good_row, rows_before, signature_masks, stable_names
 from ._ranges import describe

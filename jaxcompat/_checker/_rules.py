@@ -14,8 +14,8 @@ import operator
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .._stable_names.class_keywords import ClassKeyword, class_keyword
-from .._stable_names.keyword_kinds import NO_DEFAULT, UNSUPPORTED, KeywordRule
+from .._keywords.rules.classes import ClassKeyword, class_keyword
+from .._keywords.rules.kinds import NO_DEFAULT, UNSUPPORTED, KeywordRule
 from .._surface import rows
 from ._api import (
     JAXCOMPAT_MODULES,
@@ -365,7 +365,7 @@ def _class_keyword_finding(
     with_reason: bool = True,
 ) -> Finding:
     """JC010 for a newest constructor keyword of a class that jaxcompat gives as JAX's own
-    (``_stable_names/class_keywords.py``): JAX's TypeError on ``bad``, through jaxcompat too."""
+    (``_keywords/rules/classes.py``): JAX's TypeError on ``bad``, through jaxcompat too."""
     keyword, line, col = where
     floor = first_good_row(bad, scope) or fact.first
     why = f" (JAX before it {fact.reason})" if floor == fact.first and with_reason else ""
@@ -466,7 +466,7 @@ def _use_findings(use: Use, scope: int) -> Iterator[Finding]:
     if not relative or own:
         if relative in JAXCOMPAT_OWN and use.call is not None:
             # jaxcompat's own primitives (jit) take the newest options; a few only from the
-            # release whose JAX has them (_stable_names/backport_keywords.py).
+            # release whose JAX has them (_keywords/rules/backports.py).
             where = (use.line, use.col)
             for line, col, message, bad in refused_arguments(relative, use.call, where, scope):
                 yield Finding(line, col, JAXCOMPAT_KEYWORD_UNAVAILABLE.code, message, bad)

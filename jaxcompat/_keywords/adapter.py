@@ -2,13 +2,13 @@
 
 Which keyword parameters of a callable's newest signature the installed release's own
 function lacks comes from ``_data/newest_keywords.json``; what each becomes, from the rules in
-``_stable_names/keywords.py``. :func:`accept_newest_keywords` wraps the release's function
+``_keywords/rules/functions.py``. :func:`accept_newest_keywords` wraps the release's function
 once per name, on first lookup (``_namespace``), so that a call written for the newest JAX
 works: the default value is the same as leaving the keyword out, and another value is
 honoured (``device=``: the result is put there) or a clear error. Where the release's
 function names the parameter, JAX's own object is kept. A class is never wrapped: jaxcompat
 gives JAX's own class, whose constructor takes what the release's takes
-(``_stable_names/class_keywords.py``). The values shared with other wrappers (which values
+(``_keywords/rules/classes.py``). The values shared with other wrappers (which values
 are the default, the clear error) are in ``values.py``; the helpers that honour a keyword are
 named by its rule and imported on the first wrap that needs them (:func:`helper`).
 """
@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 
 from .._dispatch import installed_release_in
-from .._stable_names.keyword_kinds import NOT_ADAPTED_YET, Helper, KeywordRule, helper_name
-from .._stable_names.keywords import KEYWORD_RULES, rule_for
 from .._surface import parameter_names
+from .rules.functions import KEYWORD_RULES, rule_for
+from .rules.kinds import NOT_ADAPTED_YET, Helper, KeywordRule, helper_name
 from .values import (
     is_default,
     is_new_value,
@@ -168,7 +168,7 @@ def accept_newest_keywords(
     if not wanted or not callable(function):
         return function
     if isinstance(function, type):
-        return function  # JAX's own class, whatever its constructor takes (class_keywords.py)
+        return function  # JAX's own class, whatever its constructor takes (rules/classes.py)
     try:
         own = inspect.signature(function)
     except (TypeError, ValueError):

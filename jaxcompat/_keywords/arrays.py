@@ -1,5 +1,5 @@
 """Newest keywords of the functions that place, build and save arrays, composed from the
-installed release's own functions (the rules are in ``_stable_names/keywords.py``).
+installed release's own functions (the rules are in ``_keywords/rules/functions.py``).
 
 Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
 as every helper does (``adapter.helper``).

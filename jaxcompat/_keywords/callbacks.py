@@ -1,5 +1,5 @@
 """``jax.pure_callback(vmap_method=)`` before JAX 0.5.1, built on the release's own
-pure_callback (the rule is in ``_stable_names/keywords.py``).
+pure_callback (the rule is in ``_keywords/rules/functions.py``).
 
 JAX 0.4.35 replaced pure_callback's ``vectorized=`` with ``vmap_method=``, which says how
 vmap batches the callback: "sequential" calls it once per element, in a loop (``vectorized=

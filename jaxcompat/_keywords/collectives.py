@@ -1,5 +1,5 @@
 """``jax.lax.all_gather(to=)`` before JAX 0.8.2, which added it, and its value "invarying"
-before JAX 0.10.0, which added that (the rule is in ``_stable_names/keywords.py``).
+before JAX 0.10.0, which added that (the rule is in ``_keywords/rules/functions.py``).
 
 ``to`` is the type of the result across the gathered axes: "varying" (the default) is every
 release's all_gather; "invarying" is the same values, typed as the same on every device, so

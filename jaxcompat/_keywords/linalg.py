@@ -1,6 +1,6 @@
 """The helpers that honour newest keywords of ``jax.numpy.linalg`` and of
 ``lax.conv_transpose`` with the release's own functions (the rules:
-``_stable_names/keywords.py``; the shared wrapper: ``adapter.py``).
+``_keywords/rules/functions.py``; the shared wrapper: ``adapter.py``).
 
 Each takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs), and
 computes what the newest JAX computes, with the operations that the newest JAX uses.

@@ -1,7 +1,7 @@
 """The helpers that give a newest keyword of ``jax.numpy``, ``jax.lax``, ``jax.nn`` and
 ``jax.tree_util`` functions through the installed release's own function, where no module of
 its own (``numpy.py``, ``linalg.py``, ...) holds it (the rules are in
-``_stable_names/keywords.py``).
+``_keywords/rules/functions.py``).
 
 Each takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs).
 """

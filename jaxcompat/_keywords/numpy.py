@@ -1,5 +1,5 @@
 """Newest keywords of ``jax.numpy``'s variance, selection and search functions, composed from
-the installed release's own operations (the rules are in ``_stable_names/keywords.py``).
+the installed release's own operations (the rules are in ``_keywords/rules/functions.py``).
 
 Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),
 as every helper does (``adapter.helper``), and reads the call by the release function's

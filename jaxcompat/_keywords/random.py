@@ -1,5 +1,5 @@
 """Newest keywords of ``jax.random``'s samplers, composed from the installed release's own
-samplers (the rules are in ``_stable_names/keywords.py``): gumbel, bernoulli, categorical
+samplers (the rules are in ``_keywords/rules/functions.py``): gumbel, bernoulli, categorical
 and choice(mode=), categorical(replace=) and orthogonal(m=).
 
 The samples are the newest JAX's for the same key, bit for bit where the release draws the

@@ -1,7 +1,7 @@
 """``method="approximate"`` of ``jax.random``'s gamma, loggamma, beta, chisquare and poisson
 before JAX 0.11.1, which added it: the newest's loop-free samplers, composed from the
 installed release's own normal and exponential samplers (the rule is in
-``_stable_names/keywords.py``).
+``_keywords/rules/functions.py``).
 
 The samples are the newest JAX's for the same key, to the last bit or two of float32 where
 the release draws the same bits (under ``jax_threefry_partitionable``, True by default from

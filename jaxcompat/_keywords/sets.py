@@ -1,5 +1,5 @@
 """Newest keywords of the sorting and set functions, composed from the installed release's own
-operations (the rules are in ``_stable_names/keywords.py``): top_k(is_stable=),
+operations (the rules are in ``_keywords/rules/functions.py``): top_k(is_stable=),
 lexsort(batch_size=), and intersect1d and setxor1d(size=, fill_value=).
 
 Each helper takes (the release's function, its JAX path, {keyword: value}, *args, **kwargs),

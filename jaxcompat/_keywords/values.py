@@ -8,13 +8,13 @@ import inspect
 from typing import Any
 
 from .._releases import parse_release
-from .._stable_names.keyword_kinds import (
+from .._version import JAX_VERSION_STRING
+from .rules.kinds import (
     NO_DEFAULT,
     NOT_ADAPTED_YET,
     REFUSED_BY_NEWEST,
     KeywordRule,
 )
-from .._version import JAX_VERSION_STRING
 
 __all__ = [
     "EMPTY_AS",

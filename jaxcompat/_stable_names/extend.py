@@ -11,7 +11,7 @@ NAMES: tuple[StableName, ...] = (
         "experimental.layout.Format",
         (
             # JAX's own class of this role: before 0.7.0 it names its parameter and attribute
-            # device_local_layout (class_keywords.py), and is named Layout before 0.6.2.
+            # device_local_layout (_keywords/rules/classes.py), and is named Layout before 0.6.2.
             Source("jax.experimental.layout:Format"),
             Source("jax.experimental.layout:Layout", releases="<0.6.2"),
         ),

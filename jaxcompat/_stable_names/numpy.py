@@ -211,7 +211,7 @@ NAMES: tuple[StableName, ...] = (
     ),
     # jax.numpy.ufunc (0.4.18) has the newest meaning on every release that has it, and is
     # JAX's own class; 0.4.33 added its call/reduce/accumulate/at/reduceat keyword arguments
-    # (class_keywords.py).
+    # (_keywords/rules/classes.py).
     StableName(
         "numpy.frompyfunc",
         (Source("jax.numpy:frompyfunc"),),

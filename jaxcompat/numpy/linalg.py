@@ -1,7 +1,7 @@
 """``jax.numpy.linalg`` on every JAX release, with the newest keywords where the release lacks them.
 
 Every public name of the installed ``jax.numpy.linalg`` is JAX's own object, except a function
-that lacks a keyword of its newest signature: it is given it (``_stable_names/keywords.py``).
+that lacks a keyword of its newest signature: it is given it (``_keywords/rules/functions.py``).
 """
 
 from typing import TYPE_CHECKING

@@ -4,7 +4,7 @@
 api_surface`) lists, for every callable, the keyword parameters of its newest signature that
 some older row's signature lacks, with the first release that names each. A rule below says
 what such a parameter becomes on a release before that one: a refusal
-(``keyword_kinds.py``), or the helper that honours it, named ``module:function`` under
+(``kinds.py``), or the helper that honours it, named ``module:function`` under
 ``jaxcompat`` (``Helper("_keywords.numpy:filled_to_size")``, in ``jaxcompat/_keywords/numpy.py``); a
 parameter with no rule is not adapted yet. Wherever the release's own function names the
 parameter, the name is JAX's own object and no rule applies.
@@ -15,7 +15,7 @@ function takes ``**kwargs``, which may take it), rather than JAX's "unexpected k
 newest default (from the data) is still the same as leaving it out.
 
 No rule applies to a class's constructor: jaxcompat gives JAX's own class, and its newest
-keywords are listed in ``class_keywords.py``.
+keywords are listed in ``classes.py``.
 
 Rules are plain data and import nothing from JAX.
 """
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .class_keywords import CLASS_PATHS
-from .keyword_kinds import (
+from .classes import CLASS_PATHS
+from .kinds import (
     NO_DEFAULT,
     NOT_ADAPTED_YET,
     REFUSED_BY_NEWEST,
@@ -695,7 +695,7 @@ def rule_for(
     refused.
     """
     if jax_path in CLASS_PATHS:
-        return None  # JAX's own class (class_keywords.py)
+        return None  # JAX's own class (classes.py)
     for rule in KEYWORD_RULES:
         if rule.parameter == parameter and (rule.paths is None or jax_path in rule.paths):
             return rule

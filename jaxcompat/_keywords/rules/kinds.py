@@ -1,5 +1,5 @@
 """What a newest keyword that the installed release's function lacks becomes: the
-:class:`KeywordRule` (the rules themselves are in ``keywords.py``), and the three outcomes that
+:class:`KeywordRule` (the rules themselves are in ``functions.py``), and the three outcomes that
 are not a helper.
 
 Passing a rule's default is always the same as leaving the keyword out. Another value

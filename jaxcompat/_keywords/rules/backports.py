@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._releases import parse_release
+from ..._releases import parse_release
 
 __all__ = ["BACKPORT_KEYWORDS", "BackportKeyword", "backport_keyword", "jit_options_before"]
 
