@@ -235,17 +235,30 @@ WITHOUT_ONE_ROW_TESTS = ["-m", "not packaging and not one_row"]
 
 
 def _run_suite(
-    session: nox.Session, row: Row | None, run_env: dict[str, str | None], *, every: bool = True
+    session: nox.Session,
+    row: Row | None,
+    run_env: dict[str, str | None],
+    *,
+    every: bool = True,
+    counted: bool = False,
 ) -> None:
     """pytest with the session's arguments; without them, and not `every`, the suite less
-    its `one_row` tests."""
+    its `one_row` tests. A `counted` run of the whole suite on a row must keep that row's
+    passed and skipped counts (tests/_test_counts.py): a test that stops being collected or
+    runs, or a skip that spreads, fails the row."""
     selection = [] if every or session.posargs else WITHOUT_ONE_ROW_TESTS
+    if counted and row is not None and not session.posargs and not os.environ.get(WHEEL_ENV_VAR):
+        run_env = {**run_env, "JAXCOMPAT_TEST_COUNTS": row.jax}
     with session.chdir(_suite_directory(session)):
         session.run("python", "-m", "pytest", *selection, *session.posargs, env=run_env)
         if row is not None and row.accelerate and not session.posargs:
             # JAX can raise its future TypeErrors now: exercise them a release early.
             session.log(f"Again with accelerated deprecations: {', '.join(row.accelerate)}")
-            env = {**run_env, "JAXCOMPAT_TEST_ACCELERATE": ",".join(row.accelerate)}
+            env = {
+                **run_env,
+                "JAXCOMPAT_TEST_ACCELERATE": ",".join(row.accelerate),
+                "JAXCOMPAT_TEST_COUNTS": None,
+            }
             session.run("python", "-m", "pytest", "-m", "tracer_hash", env=env)
 
 
@@ -288,7 +301,13 @@ def tests(session: nox.Session, jax: str) -> None:
     row = next(r for r in MATRIX if r.jax == jax)
     _install(session, row.requirements, "test")
     _require_row_installed(session, row)
-    _run_suite(session, row, _quick_compile_env(row.jaxlib), every=row.jax in ONE_ROW_TESTS_ON)
+    _run_suite(
+        session,
+        row,
+        _quick_compile_env(row.jaxlib),
+        every=row.jax in ONE_ROW_TESTS_ON,
+        counted=True,
+    )
 
 
 OTHER_PYTHONS = [

@@ -88,3 +88,21 @@ def resolver_on_fake_index(fake_index, monkeypatch):
     """`jaxcompat migrate`'s resolver reads the fake index alone, never a real one."""
     for name, value in fake_index.items():
         monkeypatch.setenv(name, value)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A row's whole-suite run fails where it passes fewer tests, or skips more, than its
+    record (``tests/_test_counts.py``): nox names the row for that run only."""
+    row = os.environ.get("JAXCOMPAT_TEST_COUNTS")
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if not row or exitstatus != pytest.ExitCode.OK or reporter is None:
+        return
+    from tests._test_counts import count_problem, recorded_counts
+
+    passed = len(reporter.stats.get("passed", ()))
+    skipped = len(reporter.stats.get("skipped", ()))
+    problem = count_problem(row, passed, skipped, recorded_counts())
+    if problem is not None:
+        reporter.write("\n")  # after the progress line's [100%]
+        reporter.write_line(problem, red=True, bold=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -19,6 +19,8 @@ from jaxcompat._releases import parse_release
 
 from ._helpers import PACKAGE, ROOT
 
+pytest_plugins = ["pytester"]
+
 MATRIX = yaml.safe_load((ROOT / "matrix.yml").read_text())["releases"]
 RELEASES = [parse_release(row["jax"]) for row in MATRIX]
 FLOORS = backend_floors()
@@ -129,6 +131,81 @@ def test_the_newest_jaxs_samples_are_recorded_from_the_newest_row(recorded, tool
     assert data["jax"] == newest, (
         f"tests/{recorded} records JAX {data['jax']}, the newest row is {newest}: run "
         f"`nox -s newest_results` ({tool})"
+    )
+
+
+def test_every_row_has_recorded_test_counts():
+    # A row added without them fails its own run (tests/_test_counts.py): say so here first.
+    from tests import _test_counts
+
+    rows = [str(row["jax"]) for row in MATRIX]
+    assert list(_test_counts.recorded_counts()) == rows, (
+        f"tests/test_counts.json must record every matrix row: {_test_counts.HOW_TO_RECORD}"
+    )
+
+
+COUNTED_SUITE = """
+import pytest
+
+def test_one():
+    pass
+
+def test_two():
+    pass
+
+@pytest.mark.skipif({skip}, reason="skipped by the test")
+def test_three():
+    pass
+"""
+
+
+@pytest.mark.parametrize(
+    ("skip", "record", "problem"),
+    [
+        ("False", {"passed": 3, "skipped": 0}, None),
+        ("False", {"passed": 2, "skipped": 0}, None),  # a test added: more passed is kept
+        (
+            "True",
+            {"passed": 3, "skipped": 0},
+            "JAX 9.9.9: 2 passed, fewer than the 3 recorded and 1 skipped, more than the 0 "
+            "recorded (tests/test_counts.json); where that is meant, record it: after a "
+            "whole-matrix run (.ci/run), python tools/test_counts.py .ci/logs",
+        ),
+        (
+            "True",
+            {"passed": 2, "skipped": 0},
+            "JAX 9.9.9: 1 skipped, more than the 0 recorded (tests/test_counts.json); where "
+            "that is meant, record it: after a whole-matrix run (.ci/run), python "
+            "tools/test_counts.py .ci/logs",
+        ),
+    ],
+)
+def test_a_row_that_passes_fewer_or_skips_more_than_recorded_fails(
+    pytester, monkeypatch, skip, record, problem
+):
+    from tests import _test_counts
+
+    counts = pytester.path / "counts.json"
+    counts.write_text(json.dumps({"rows": {"9.9.9": record}}))
+    monkeypatch.setattr(_test_counts, "RECORD", counts)
+    monkeypatch.setenv("JAXCOMPAT_TEST_COUNTS", "9.9.9")
+    pytester.makeconftest("from tests.conftest import pytest_sessionfinish\n")
+    pytester.makepyfile(test_counted=COUNTED_SUITE.format(skip=skip))
+    result = pytester.runpytest("-p", "no:jaxcompat", "-p", "no:cacheprovider")
+    if problem is None:
+        assert result.ret == pytest.ExitCode.OK
+        assert "tests/test_counts.json" not in result.stdout.str()
+    else:
+        assert result.ret == pytest.ExitCode.TESTS_FAILED
+        assert problem in result.stdout.str().replace("\n", " ")
+
+
+def test_an_unrecorded_row_fails_naming_how_to_record_it():
+    from tests._test_counts import count_problem
+
+    assert count_problem("9.9.9", 5, 0, {}) == (
+        "no test counts are recorded for JAX 9.9.9 in tests/test_counts.json: after a "
+        "whole-matrix run (.ci/run), python tools/test_counts.py .ci/logs"
     )
 
 
