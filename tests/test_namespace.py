@@ -157,6 +157,33 @@ def test_table_entries_are_well_formed():
             assert source.where.count(":") == 1, source
 
 
+@pytest.mark.one_row
+def test_a_first_release_after_jaxs_own_name_is_a_limit_on_jaxs_own_source():
+    # `first` is where jaxcompat starts to give a name. Where the recorded API surface shows
+    # JAX with the name on an earlier row, the entry must say so on purpose: JAX's own object
+    # limited to `releases=">=first"` (before it the object has another meaning, the entry's
+    # reason), so a `first` that is simply wrong fails here instead of moving tests to their
+    # "needs JAX" branch.
+    from jaxcompat._releases import parse_release
+
+    limited = {}
+    for entry in STABLE_NAMES:
+        if entry.first is None:
+            continue
+        module, _, name = f"jax.{entry.path}".rpartition(".")
+        jax_first = _surface.first_row_with_status(module, name, "ow")
+        if jax_first is None or parse_release(jax_first) >= parse_release(entry.first):
+            continue
+        limits = [source.releases for source in entry.sources if source.where == f"{module}:{name}"]
+        assert limits == [f">={entry.first}"], (
+            f"jaxcompat.{entry.path}: first {entry.first}, but JAX has it from {jax_first} "
+            f"(the recorded API surface) and its own source is limited by {limits}"
+        )
+        limited[entry.path] = jax_first
+    # Measured: 13 names JAX had with another meaning before the release jaxcompat names.
+    assert {"ad", "lax.optimization_barrier", "sharding.AbstractMesh"} <= limited.keys()
+
+
 # The names given through an adapter of JAX's own function on releases where that function's
 # recorded signature is the newest one: what the adapter changes there is behaviour.
 ADAPTED_FOR_BEHAVIOUR = {
