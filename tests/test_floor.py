@@ -117,17 +117,19 @@ def test_the_first_row_where_the_tests_pass_is_the_floor_and_write_raises_it(tmp
     assert out[1] == f"  {reference.jax} (reference): Python {RUNNING}: exit 0"
     # Five releases below the reference, halved at each try: the middle one fails, so the
     # floor is above it; the fifth holds, then the fourth does.
-    tried = [line.split(":")[0].strip() for line in out[2:-2]]
+    tried = [line.split(":")[0].strip() for line in out[2:-3]]
     assert tried == [HERE[2].jax, HERE[4].jax, needed.jax]
     assert out[2].startswith(f"  {HERE[2].jax}: Python {RUNNING}: exit 1")
     assert out[2].endswith(" s)")
     assert out[3].startswith(f"  {HERE[4].jax}: Python {RUNNING}: exit 0 (")
     assert out[4].startswith(f"  {needed.jax}: Python {RUNNING}: exit 0 (")
     assert out[3].endswith("<- holds") and out[4].endswith("<- holds")
-    assert out[-2].startswith(
+    assert out[-3].startswith(
         f"the tests pass as on {reference.jax} from jax>={needed.jax} (halving the 5 "
         "releases below it; "
     )
+    # Only JAX's release tells the row below the floor from the floor: the tests need it.
+    assert out[-2] == f"{HERE[2].jax} and {needed.jax} install the same besides jax and jaxlib"
     assert out[-1] == (
         f"the declared floor jax>=0.4.13 does not hold: --write raises it to {needed.jax}"
     )
@@ -170,6 +172,23 @@ def test_a_dependency_that_needs_a_newer_jax_fails_the_install_of_the_rows_below
     assert out[3].startswith(f"  {start.jax}: Python {RUNNING}: cannot install: ")
     assert "chexlike" in out[3]
     assert out[-1].endswith("--write raises it to 0.4.27")
+
+
+def test_the_floor_names_what_its_dependencies_resolve_to_beside_the_row_below(tmp_path, capsys):
+    # The library's own requirement admits chexlike 1.0 (rows 0.4.27 to 0.4.38) and 1.1 (from
+    # 0.5.0), and its tests pass with 1.1 only: the floor is 0.5.0, and what stops it there
+    # is the dependency the rows resolve to, not JAX (gpjax 1.0.0's equinox>=0.11.0, measured).
+    library = _library(tmp_path / "lib", ["chexlike"])
+    rows_here = [row for row in HERE if (0, 4, 27) <= row.release <= (0, 5, 1)]
+    if len(rows_here) < 3 or not any(row.jax == "0.5.0" for row in rows_here):
+        pytest.skip(f"Python {RUNNING} has no rows 0.4.27 to 0.5.1")
+    below = [row for row in rows_here if row.release < (0, 5, 0)][-1]
+    needs = "import importlib.metadata as m, sys; sys.exit(m.version('chexlike') != '1.1')"
+    argv = [str(library), "--from", rows_here[0].jax, "--reference", rows_here[-1].jax]
+    assert floor.main([*argv, "--command", f'python -c "{needs}"']) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-3].startswith(f"the tests pass as on {rows_here[-1].jax} from jax>=0.5.0 ")
+    assert out[-2] == f"besides jax and jaxlib, {below.jax} -> 0.5.0 install: chexlike 1.0 -> 1.1"
 
 
 def test_the_reference_must_pass(tmp_path, capsys):

@@ -84,6 +84,9 @@ class Outcome:
     said: str
     skipped: frozenset[str] = frozenset()
     collected: frozenset[str] = frozenset()  # every test of the report, whatever its outcome
+    #: {distribution: version} of what the row installed beside its JAX, to say what changed
+    #: between the row below the floor and the floor (its dependencies may, not JAX).
+    distributions: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -383,8 +386,50 @@ def _try(row: MatrixRow, library: Library, tests: Tests) -> Outcome:
         if failed:
             said = f"Python {version}: cannot install: {failed}"
             return Outcome(False, frozenset(), 0, False, said)
+        distributions = _distributions(venv)
         outcome = _run_tests(venv, library, tests, Path(scratch))
-    return dataclasses.replace(outcome, said=f"Python {version}: {outcome.said}")
+    said = f"Python {version}: {outcome.said}"
+    return dataclasses.replace(outcome, said=said, distributions=distributions)
+
+
+# Prints {name: version} of every distribution of the interpreter it runs in.
+_LIST_DISTRIBUTIONS = (
+    "import importlib.metadata as m, json; "
+    "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))"
+)
+
+
+def _distributions(venv: Path) -> dict[str, str]:
+    """{normalized name: version} installed in `venv`; empty where it cannot be read."""
+    try:
+        done = subprocess.run(
+            [str(_bin(venv) / "python"), "-c", _LIST_DISTRIBUTIONS],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        found = json.loads(done.stdout) if done.returncode == 0 else {}
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return {}
+    return {re.sub(r"[-_.]+", "-", str(name)).lower(): str(v) for name, v in found.items()}
+
+
+def _what_differs(below: MatrixRow, failed: Outcome, floor: MatrixRow, held: Outcome) -> str:
+    """What the row below the floor installed differently from the floor, besides JAX: the
+    dependency releases that the two JAX releases resolve to, where a library's own
+    requirement admits a release its tests fail with."""
+    if not failed.distributions or not held.distributions:
+        return ""
+    names = sorted((failed.distributions.keys() | held.distributions.keys()) - {"jax", "jaxlib"})
+    changed = [
+        f"{name} {failed.distributions.get(name, 'absent')} -> "
+        f"{held.distributions.get(name, 'absent')}"
+        for name in names
+        if failed.distributions.get(name) != held.distributions.get(name)
+    ]
+    if not changed:
+        return f"{below.jax} and {floor.jax} install the same besides jax and jaxlib"
+    return f"besides jax and jaxlib, {below.jax} -> {floor.jax} install: " + "; ".join(changed)
 
 
 def _holds(outcome: Outcome, reference: Outcome, tests: Tests) -> tuple[bool, str]:
@@ -487,12 +532,13 @@ def main(argv: list[str]) -> int:
         and (library.requires_python is None or row.pythons_for(library.requires_python))
     ]
     low, high = 0, len(between)  # the floor is between[high], or the reference past the end
+    tried = {reference.jax: on_reference}
     while low < high:
         middle = (low + high) // 2
         row = between[middle]
         stepped = time.monotonic()
         _say(f"  {row.jax}: ", end="")
-        outcome = _try(row, library, tests)
+        outcome = tried[row.jax] = _try(row, library, tests)
         holds, lost = _holds(outcome, on_reference, tests)
         seconds = time.monotonic() - stepped
         _say(f"{outcome.said}{lost} ({seconds:.0f} s){'  <- holds' if holds else ''}")
@@ -506,6 +552,11 @@ def main(argv: list[str]) -> int:
         f"the tests pass as on {reference.jax} from jax>={floor.jax} (halving the "
         f"{len(between)} release{'s' * (len(between) != 1)} below it; {minutes:.1f} min)"
     )
+    below = between[high - 1] if high > 0 else None
+    if below is not None and below.jax in tried and tried[below.jax].installed:
+        differs = _what_differs(below, tried[below.jax], floor, tried[floor.jax])
+        if differs:
+            _say(differs)
     if floor.release <= _row(declared, "the declared floor").release:
         _say(f"the declared floor jax>={declared} holds")
         return 0
