@@ -360,7 +360,7 @@ def _classes(jit):
             return x * 2 + self.w
 
         def plain(self, x, y):  # jitted bound, with options for its arguments after self
-            return x * 2 + self.w * y
+            return x * 2 + self.w.sum() * y
 
         def __hash__(self):
             return id(self)
@@ -392,6 +392,11 @@ def _classes(jit):
 
 def _on_one_device():
     return jax.sharding.SingleDeviceSharding(jax.devices()[0])
+
+
+def _split_over_every_device():
+    mesh = jax.sharding.Mesh(np.array(jax.devices()), ("x",))
+    return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x"))
 
 
 #: Each takes (jit, vmap, grad, Agent, Tree, x) and returns an array.
@@ -430,6 +435,14 @@ WAYS_OF_JITTING_A_METHOD = {
     "jit(bound, one in_sharding)": lambda jit, vmap, grad, A, T, x: jit(
         A().plain, in_shardings=_on_one_device()
     )(x, x),
+    # One sharding for every argument: JAX never applies it to what self holds (3 elements,
+    # which 8 devices do not divide), as a bound method closes over it.
+    "jit(bound, one in_sharding split over the devices)": lambda jit, vmap, grad, A, T, x: jit(
+        A().plain, in_shardings=_split_over_every_device()
+    )(jnp.arange(8.0), jnp.arange(8.0)),
+    "jit(bound, one in_sharding split, static_argnums)": lambda jit, vmap, grad, A, T, x: jit(
+        A().plain, in_shardings=_split_over_every_device(), static_argnums=1
+    )(jnp.arange(8.0), 2.0),
     "jit(bound, static_argnums)": lambda jit, vmap, grad, A, T, x: jit(A().plain, static_argnums=1)(
         x, 2.0
     ),

@@ -24,6 +24,7 @@ import inspect
 import threading
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..cycles import refuse_cycles
@@ -66,10 +67,21 @@ class MethodJit:
         self.static_arguments = (tuple(i - 1 if i > 0 else i for i in positions if i), names)
         # Arguments are screened for cycles only where jaxlib's flatten segfaults on them.
         self.screens_arguments = traits.flatten_segfaults
-        self.core = make_plain_jit(self._make_core(), _core_options(fun, options), traits)
-        # JAX's own jitted core, for calls whose arguments were checked for cycles before
-        # the state was split (the core's own check would walk the state's arrays again).
-        self.call_core = self.core.func
+        core_options = _core_options(fun, options)
+        sharding = core_options.get("in_shardings")
+        # None, except where one sharding is given for every argument of a bound method: JAX's
+        # in_shardings must then be a tuple as long as the call's arguments, a core per count.
+        self.cores_by_count: dict[int, Any] | None = None
+        if isinstance(sharding, EachArgumentAfterSelf):
+            self.cores_by_count = {}
+            self.sharding_per_count = (sharding.sharding, core_options, traits, self._make_core())
+            self.core = self.core_for(())
+            self.call_core = self._call_core_for_its_arguments
+        else:
+            self.core = make_plain_jit(self._make_core(), core_options, traits)
+            # JAX's own jitted core, for calls whose arguments were checked for cycles before
+            # the state was split (the core's own check would walk the state's arrays again).
+            self.call_core = self.core.func
 
     def call(self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return self.stage(instance, "__call__", args, kwargs)[0]
@@ -83,10 +95,30 @@ class MethodJit:
             key = writes.key_for(instance, key)
         calling.instance = instance  # see method_binding.BoundJitted.__call__
         try:
-            target = self.call_core if name == "__call__" else getattr(self.core, name)
+            core = self.core if self.cores_by_count is None else self.core_for(args)
+            target = self.call_core if name == "__call__" else getattr(core, name)
             return target(arrays, key, *args, **kwargs), key
         finally:
             calling.instance = None
+
+    def core_for(self, args: tuple[Any, ...]) -> Any:
+        """The core for a call with `args` where one sharding is given for every argument of a
+        bound method: its in_shardings name that sharding once per argument JAX traces, and
+        leave self's arrays unspecified, as JAX leaves the arrays a bound method closes over."""
+        count = len(args)
+        cores = self.cores_by_count
+        assert cores is not None  # only made with them
+        core = cores.get(count)
+        if core is None:
+            sharding, core_options, traits, function = self.sharding_per_count
+            static, _ = self.static_arguments
+            traced = sum(1 for i in range(count) if i not in static and i - count not in static)
+            per_argument = {**core_options, "in_shardings": (None, *[sharding] * traced)}
+            core = cores[count] = make_plain_jit(function, per_argument, traits)
+        return core
+
+    def _call_core_for_its_arguments(self, arrays: Any, key: Any, *args: Any, **kwargs: Any) -> Any:
+        return self.core_for(args).func(arrays, key, *args, **kwargs)
 
     def refuse_cycles(self, verb: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """Refuse arguments jaxlib's flatten would segfault on (``cycles``), where it would;
@@ -154,6 +186,8 @@ class MethodJit:
 
     def clear_cache(self) -> None:
         self.core.clear_cache()
+        for core in (self.cores_by_count or {}).values():
+            core.clear_cache()
         if self.writes is not None:
             self.writes.clear()
 
@@ -194,17 +228,30 @@ def shared_method_jit(
     return method
 
 
+@dataclass(frozen=True)
+class EachArgumentAfterSelf:
+    """``jit(obj.method, in_shardings=sharding)``: one sharding for each argument after self,
+    and none for self's arrays, which JAX would close over (``MethodJit.core_for``)."""
+
+    sharding: Any
+
+
 def bound_method_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options given for ``jit(obj.method)`` count from the argument after self: shift them."""
     shifted = dict(options)
     for name in ("static_argnums", "donate_argnums"):
         if name in shifted:
             shifted[name] = tuple(i + 1 for i in as_tuple(shifted[name]))
-    if isinstance(shifted.get("in_shardings"), tuple | list):
+    in_shardings = shifted.get("in_shardings")
+    if isinstance(in_shardings, tuple | list):
         # One sharding per argument after self (flax's `jax.jit(model.init, in_shardings=
         # (key, x))`); self's arrays, the core's first traced argument, are placed as JAX
         # places the ones a bound method closes over: None, unspecified for jit.
-        shifted["in_shardings"] = (None, *shifted["in_shardings"])
+        shifted["in_shardings"] = (None, *in_shardings)
+    elif in_shardings is not None and "in_shardings" in shifted:
+        # One sharding for every argument: not for self's arrays, which may not divide by the
+        # mesh's axes as the arguments do (JAX's own jit never shards what a method closes over).
+        shifted["in_shardings"] = EachArgumentAfterSelf(in_shardings)
     return shifted
 
 
@@ -216,4 +263,6 @@ def unbound_method_options(options: dict[str, Any]) -> dict[str, Any]:
             shifted[name] = tuple(i - 1 for i in as_tuple(shifted[name]) if i != 0)
     if isinstance(shifted.get("in_shardings"), tuple):
         shifted["in_shardings"] = shifted["in_shardings"][1:]
+    elif isinstance(shifted.get("in_shardings"), EachArgumentAfterSelf):
+        shifted["in_shardings"] = shifted["in_shardings"].sharding
     return shifted
