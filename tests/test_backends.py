@@ -1,7 +1,11 @@
 """Backend tests: what each JAX range does natively, and which objects jaxcompat hands back.
 
-These are the only tests that branch on the JAX release (through ``@pytest.mark.jax`` from
-jaxcompat's pytest plugin). They document the upstream behaviour each backend exists for.
+Each is marked with the JAX releases it is about (``@pytest.mark.jax`` from jaxcompat's pytest
+plugin), as are the few backend tests beside the contract tests they belong to (the classes'
+keywords per release in ``test_keywords_classes.py``, the cycle screen where jaxlib 0.4.13
+segfaults in ``test_no_crash.py``). They document the upstream behaviour each backend exists
+for. The contract tests branch only on the data that says from which release a newest name or
+keyword can be had, or on what the installed JAX has (docs/developer/adding-a-release.md).
 """
 
 import functools
