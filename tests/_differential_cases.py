@@ -37,6 +37,17 @@ POSITIVE = (np.abs(_RNG.randn(5)) + 0.5).astype(np.float32)
 NEGATIVE = -POSITIVE
 
 
+def _tridiagonal(rows: int) -> tuple[np.ndarray, ...]:
+    """A tridiagonal system: the diagonals below, on and above the main one, and two
+    right-hand sides (a generator of its own, so the arrays above stay as they are)."""
+    draw = np.random.RandomState(rows)
+    below, above = draw.randn(rows), draw.randn(rows)
+    below[0] = above[-1] = 0.0  # not read
+    on = draw.randn(rows) + 4.0
+    sides = draw.randn(rows, 2)
+    return tuple(a.astype(np.float32) for a in (below, on, above, sides))
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
@@ -104,6 +115,27 @@ CASES = [
     Case("numpy.linalg.trace", lambda a: jnp.linalg.trace(a, offset=0), (SQUARE,)),
     Case("numpy.linalg.vecdot", lambda a, b: jnp.linalg.vecdot(a, b, axis=0), (MATRIX, MATRIX)),
     Case("numpy.linalg.vector_norm", lambda a: jnp.linalg.vector_norm(a, ord=3, axis=1), (MATRIX,)),
+    # jax.lax.linalg backports: JAX's own solved real systems of 3 rows or more only, and did
+    # not differentiate them, before 0.5.0 (nor, on 0.4.13, batch them: no vmap of 5 rows)
+    Case(
+        "lax.linalg.tridiagonal_solve(2 rows)",
+        lambda dl, d, du, b: lax.linalg.tridiagonal_solve(dl, d, du, b),
+        _tridiagonal(2),
+    ),
+    Case(
+        "lax.linalg.tridiagonal_solve",
+        lambda dl, d, du, b: lax.linalg.tridiagonal_solve(dl, d, du, b),
+        _tridiagonal(5),
+        ("eager", "jit"),
+    ),
+    Case(
+        "lax.linalg.tridiagonal_solve differentiated",
+        lambda dl, d, du, b: jax.grad(
+            lambda dl, d, du, b: lax.linalg.tridiagonal_solve(dl, d, du, b).sum(), (0, 1, 2, 3)
+        )(dl, d, du, b),
+        _tridiagonal(5),
+        ("eager", "jit"),
+    ),
     # jax.numpy keyword adapters
     Case("numpy.clip(min=, max=)", lambda a: jnp.clip(a, min=-0.5, max=0.5), (VECTOR,)),
     Case("numpy.reshape(shape=)", lambda a: jnp.reshape(a, shape=(2, 6)), (MATRIX,)),

@@ -600,3 +600,45 @@ def test_is_leaf_takes_path_of_a_tree_that_contains_itself_is_a_clear_error():
         jaxcompat.tree_util.tree_leaves_with_path(
             cyclic, lambda path, node: False, is_leaf_takes_path=True
         )
+
+
+# --- jax.lax.linalg.tridiagonal_solve ---------------------------------------------------------
+
+
+def _tridiagonal_system(rows):
+    below = np.r_[0.0, np.ones(rows - 1)].astype(np.float32)
+    above = np.r_[np.ones(rows - 1), 0.0].astype(np.float32)
+    on = (np.arange(rows) + 4.0).astype(np.float32)
+    return below, on, above, np.ones((rows, 2), np.float32)
+
+
+@pytest.mark.jax("<0.5.0")
+def test_tridiagonal_solve_of_jax_takes_real_systems_of_three_rows_or_more_only():
+    from jax.lax.linalg import tridiagonal_solve
+
+    with pytest.raises(ValueError, match="must be >= 3"):
+        tridiagonal_solve(*_tridiagonal_system(2))
+    assert clax.linalg.tridiagonal_solve is not tridiagonal_solve  # the backport
+
+
+@pytest.mark.jax(">=0.5.0")
+def test_tridiagonal_solve_is_jax_own_from_050():
+    from jax.lax.linalg import tridiagonal_solve
+
+    assert clax.linalg.tridiagonal_solve is tridiagonal_solve
+
+
+@pytest.mark.jax("<0.4.18")
+def test_tridiagonal_solve_of_five_rows_under_vmap_raises_jax_0413s_own_error():
+    # JAX 0.4.13's own has no batching rule; the backport still computes with it there.
+    below, on, above, sides = _tridiagonal_system(5)
+    with pytest.raises(NotImplementedError, match="Batching rule for 'tridiagonal_solve'"):
+        jax.vmap(lambda b: clax.linalg.tridiagonal_solve(below, on, above, b))(sides[None])
+
+
+@pytest.mark.jax(">=0.4.18")
+def test_tridiagonal_solve_of_five_rows_batches_under_vmap():
+    below, on, above, sides = _tridiagonal_system(5)
+    batched = jax.vmap(lambda b: clax.linalg.tridiagonal_solve(below, on, above, b))(sides[None])
+    single = clax.linalg.tridiagonal_solve(below, on, above, sides)
+    np.testing.assert_allclose(np.asarray(batched[0]), np.asarray(single), rtol=1e-6)

@@ -147,3 +147,90 @@ def test_errors_are_the_newest_jax_errors():
     assert str(raised.value) == (
         "jnp.linalg.svdvals requires ndarray or scalar arguments, got <class 'list'> at position 0."
     )
+
+
+# --- jax.lax.linalg.tridiagonal_solve (JAX 0.5.0: any number of rows, complex, derivatives) ---
+
+
+def _tridiagonal(rows, dtype, batch=()):
+    draw = np.random.RandomState(rows)
+    below, on, above = (draw.randn(*batch, rows) for _ in range(3))
+    on = on + 4.0
+    if np.dtype(dtype).kind == "c":
+        below, on, above = below + 1j * draw.randn(*batch, rows), on - 0.5j, above + 0.25j
+    below[..., 0] = above[..., -1] = 0.0  # not read
+    sides = draw.randn(*batch, rows, 2) + (1j if np.dtype(dtype).kind == "c" else 0)
+    return tuple(np.asarray(a, dtype) for a in (below, on, above, sides))
+
+
+def _dense(below, on, above):
+    rows = on.shape[-1]
+    return (
+        on[..., :, None] * np.eye(rows)
+        + below[..., :, None] * np.eye(rows, k=-1)
+        + above[..., :, None] * np.eye(rows, k=1)
+    )
+
+
+@pytest.mark.parametrize(
+    ("rows", "dtype", "batch"),
+    [
+        (1, np.float32, ()),
+        (2, np.float32, ()),
+        (5, np.float32, ()),
+        (4, np.complex64, ()),
+        (5, np.float32, (3,)),
+        (2, np.complex64, (2,)),
+    ],
+)
+def test_tridiagonal_solve_solves_any_system_the_newest_jax_solves(rows, dtype, batch):
+    import jaxcompat
+
+    below, on, above, sides = _tridiagonal(rows, dtype, batch)
+    solved = jaxcompat.lax.linalg.tridiagonal_solve(below, on, above, sides)
+    assert (solved.dtype, solved.shape) == (np.dtype(dtype), sides.shape)
+    expected = np.linalg.solve(_dense(below, on, above), sides)
+    np.testing.assert_allclose(np.asarray(solved), expected, rtol=1e-4, atol=1e-5)
+
+
+def test_tridiagonal_solve_differentiates_in_every_input():
+    import jaxcompat
+
+    below, on, above, sides = _tridiagonal(5, np.float32)
+
+    def through(solve):
+        return lambda *system: solve(*system).sum()
+
+    def dense_solve(below, on, above, sides):
+        return jax.numpy.linalg.solve(
+            jax.numpy.diag(on) + jax.numpy.diag(below[1:], -1) + jax.numpy.diag(above[:-1], 1),
+            sides,
+        )
+
+    arguments = (0, 1, 2, 3)
+    got = jax.grad(through(jaxcompat.lax.linalg.tridiagonal_solve), arguments)(
+        below, on, above, sides
+    )
+    want = jax.grad(through(dense_solve), arguments)(below, on, above, sides)
+    for leaf, expected in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_allclose(np.asarray(leaf), np.asarray(expected), rtol=1e-4, atol=1e-5)
+    # The entries that are not read have no derivative.
+    np.testing.assert_allclose(np.asarray(got[0])[1:], np.asarray(want[0])[1:], rtol=1e-4)
+    assert float(got[0][0]) == 0.0
+    tangent = jax.jvp(
+        lambda on: jaxcompat.lax.linalg.tridiagonal_solve(below, on, above, sides),
+        (on,),
+        (np.ones_like(on),),
+    )[1]
+    expected = jax.jvp(lambda on: dense_solve(below, on, above, sides), (on,), (np.ones_like(on),))
+    np.testing.assert_allclose(np.asarray(tangent), np.asarray(expected[1]), rtol=1e-4, atol=1e-5)
+
+
+def test_tridiagonal_solve_of_two_rows_batches_under_vmap_and_jit():
+    import jaxcompat
+
+    below, on, above, sides = _tridiagonal(2, np.float32)
+    solve = jaxcompat.lax.linalg.tridiagonal_solve
+    batched = jax.jit(jax.vmap(lambda b: solve(below, on, above, b)))(np.stack([sides, 2 * sides]))
+    expected = np.linalg.solve(_dense(below, on, above), sides)
+    np.testing.assert_allclose(np.asarray(batched[1]), 2 * expected, rtol=1e-4, atol=1e-5)

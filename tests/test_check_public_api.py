@@ -20,8 +20,9 @@ def between(first, last):
     return f"{first}-{names[names.index(last) - 1]}"
 
 
-def test_a_name_of_a_module_jaxcompat_does_not_mirror():
-    # jax.lax.linalg.ormqr is first in JAX 0.10.0.
+def test_a_name_of_jax_lax_linalg_that_jaxcompat_cannot_give_holds_the_floor():
+    # jax.lax.linalg.ormqr is first in JAX 0.10.0; jaxcompat mirrors jax.lax.linalg (for its
+    # tridiagonal_solve) but gives no ormqr before it.
     source = """\
         import jax
         from jax.lax.linalg import ormqr
@@ -29,8 +30,8 @@ def test_a_name_of_a_module_jaxcompat_does_not_mirror():
             return jax.lax.linalg.ormqr(a, taus, c)
     """
     expected = (
-        f"JC001 `jax.lax.linalg.ormqr` fails on {between('0.4.13', '0.10.0')}; raise the floor "
-        "to jax>=0.10.0"
+        f"JC001 `jax.lax.linalg.ormqr` does not exist on {between('0.4.13', '0.10.0')}; raise "
+        "the floor to jax>=0.10.0"
     )
     assert check(source) == [f"2:1: {expected}", f"4:12: {expected}"]
     assert check(source, ">=0.10.0") == []

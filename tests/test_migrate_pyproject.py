@@ -500,7 +500,8 @@ def test_pip_resolves_where_uv_is_not_installed(project, capsys, monkeypatch):
             "import jax\n\ndef f(a, taus, c):\n    return jax.lax.linalg.ormqr(a, taus, c)\n",
             "0.10.0",
             "0.10.0",
-            "lib/__init__.py:4:12: JC001 `jax.lax.linalg.ormqr` fails on 0.4.13-0.9.2",
+            "lib/__init__.py:4:12: JC001 `jaxcompat.lax.linalg.ormqr` (JAX's "
+            "`jax.lax.linalg.ormqr`) does not exist on 0.4.13-0.9.2",
         ),
         (
             "import jax\n\nspec = jax.ShapeDtypeStruct((2,), 'float32')\n"

@@ -96,6 +96,7 @@ RECORDED_ONLY = (
     "jax.nn.initializers",
     "jax.scipy.special",
     "jax.image",
+    "jax.lax.linalg",
 )
 MODULES = MIRRORED + RECORDED_ONLY
 

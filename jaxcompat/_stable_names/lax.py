@@ -272,4 +272,13 @@ NAMES: tuple[StableName, ...] = (
         first="0.10.1",
         reason="it has no primitive that lifts a value into the active trace",
     ),
+    # JAX 0.5.0 solves tridiagonal systems of any size and of complex values, and
+    # differentiates them; before, real systems of three rows or more, and no derivative.
+    StableName(
+        "lax.linalg.tridiagonal_solve",
+        (
+            Source("jax.lax.linalg:tridiagonal_solve", releases=">=0.5.0"),
+            Source("jaxcompat._backports.lax_linalg:tridiagonal_solve"),
+        ),
+    ),
 )

@@ -9,8 +9,8 @@ hashes tracers. On JAX releases where ``jax.lax`` already accepts such callables
 
 from typing import TYPE_CHECKING
 
-from . import _contract, _namespace
-from ._dispatch import backend
+from .. import _contract, _namespace
+from .._dispatch import backend
 
 if TYPE_CHECKING:
     from jax.lax import *  # noqa: F403
