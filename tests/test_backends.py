@@ -621,8 +621,20 @@ def test_tridiagonal_solve_of_jax_takes_real_systems_of_three_rows_or_more_only(
     assert clax.linalg.tridiagonal_solve is not tridiagonal_solve  # the backport
 
 
-@pytest.mark.jax(">=0.5.0")
-def test_tridiagonal_solve_is_jax_own_from_050():
+@pytest.mark.jax(">=0.5.0,<0.10.0")
+def test_tridiagonal_solve_of_050_takes_perturb_singular_at_its_default():
+    from jax.lax.linalg import tridiagonal_solve
+
+    assert clax.linalg.tridiagonal_solve.__wrapped__ is tridiagonal_solve
+    system = _tridiagonal_system(4)
+    np.testing.assert_array_equal(
+        np.asarray(clax.linalg.tridiagonal_solve(*system, perturb_singular=False)),
+        np.asarray(tridiagonal_solve(*system)),
+    )
+
+
+@pytest.mark.jax(">=0.10.0")
+def test_tridiagonal_solve_is_jax_own_from_0100():
     from jax.lax.linalg import tridiagonal_solve
 
     assert clax.linalg.tridiagonal_solve is tridiagonal_solve

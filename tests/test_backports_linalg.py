@@ -9,6 +9,7 @@ like), never from the function under test.
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import jax
@@ -234,3 +235,28 @@ def test_tridiagonal_solve_of_two_rows_batches_under_vmap_and_jit():
     batched = jax.jit(jax.vmap(lambda b: solve(below, on, above, b)))(np.stack([sides, 2 * sides]))
     expected = np.linalg.solve(_dense(below, on, above), sides)
     np.testing.assert_allclose(np.asarray(batched[1]), 2 * expected, rtol=1e-4, atol=1e-5)
+
+
+def test_tridiagonal_solve_takes_perturb_singular_or_names_the_release_that_does():
+    import jaxcompat
+
+    system = _tridiagonal(4, np.float32)
+    solve = jaxcompat.lax.linalg.tridiagonal_solve
+    np.testing.assert_allclose(
+        np.asarray(solve(*system, perturb_singular=False)), np.asarray(solve(*system)), rtol=1e-6
+    )
+    from jax.lax import linalg as jax_linalg
+
+    own = jax_linalg.tridiagonal_solve  # JAX's own, which takes it from 0.10.0
+    if "perturb_singular" in inspect.signature(own).parameters:
+        np.testing.assert_allclose(
+            np.asarray(solve(*system, perturb_singular=True)), np.asarray(solve(*system)), rtol=1e-5
+        )
+    else:
+        with pytest.raises(TypeError) as refused:
+            solve(*system, perturb_singular=True)
+        assert str(refused.value) == (
+            "jaxcompat.lax.linalg.tridiagonal_solve(perturb_singular=True) needs JAX 0.10.0 or "
+            f"newer; JAX {jaxcompat.JAX_VERSION_STRING} has no perturbed pivots for a singular "
+            "system. Leave perturb_singular out."
+        )

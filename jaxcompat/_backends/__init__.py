@@ -1,4 +1,4 @@
-"""Select: one module per JAX behaviour breakpoint, named by its floor.
+"""Implement: one module per JAX behaviour breakpoint, named by its floor.
 
 ``jax_X_Y_Z.py`` serves JAX ``X.Y.Z`` up to the next floor. Each one provides every name in
 ``jaxcompat._contract.BACKEND_NAMES`` and never imports another ``jax_*`` module, so dropping

@@ -19,6 +19,9 @@ a real system of three rows or more under ``vmap`` raises JAX 0.4.13's own "Batc
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 import jax.numpy as jnp
@@ -29,7 +32,7 @@ from jax.lax import linalg as jax_linalg
 from .._dispatch import installed_release_in
 from .._version import JAX_VERSION_STRING
 
-__all__ = ["tridiagonal_solve"]
+__all__ = ["tridiagonal_solve", "without_perturb_singular"]
 
 _JAX_OWN_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 #: JAX's own (jax.lax.linalg re-exports it without ``__all__`` on 0.4.13).
@@ -38,16 +41,33 @@ _jax_own_solve = jax_linalg.tridiagonal_solve  # type: ignore[attr-defined, unus
 _JAX_OWN_TAKES_BATCHES = installed_release_in(">=0.4.18")
 
 
-def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool = False) -> Any:
-    """Solve the tridiagonal systems ``A x = b``: ``dl``, ``d`` and ``du`` (``[..., m]``) are
-    the diagonals below, on and above the main one (``dl[..., 0]`` and ``du[..., m - 1]`` are
-    not read), ``b`` is ``[..., m, n]``. ``perturb_singular=True`` (JAX 0.10.0) is refused."""
+def _refuse_perturb_singular(perturb_singular: bool) -> None:
     if perturb_singular:
         raise TypeError(
             "jaxcompat.lax.linalg.tridiagonal_solve(perturb_singular=True) needs JAX 0.10.0 or "
             f"newer; JAX {JAX_VERSION_STRING} has no perturbed pivots for a singular system. "
             "Leave perturb_singular out."
         )
+
+
+def without_perturb_singular(function: Callable[..., Any]) -> Callable[..., Any]:
+    """JAX 0.5.0-0.9.2's own ``tridiagonal_solve`` with the keyword JAX 0.10.0 added,
+    ``perturb_singular=``: False, the default, is the only value they can honour."""
+
+    @functools.wraps(function)
+    def adapted(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool = False) -> Any:
+        _refuse_perturb_singular(perturb_singular)
+        return function(dl, d, du, b)
+
+    adapted.__signature__ = inspect.signature(tridiagonal_solve)  # type: ignore[attr-defined]
+    return adapted
+
+
+def tridiagonal_solve(dl: Any, d: Any, du: Any, b: Any, *, perturb_singular: bool = False) -> Any:
+    """Solve the tridiagonal systems ``A x = b``: ``dl``, ``d`` and ``du`` (``[..., m]``) are
+    the diagonals below, on and above the main one (``dl[..., 0]`` and ``du[..., m - 1]`` are
+    not read), ``b`` is ``[..., m, n]``. ``perturb_singular=True`` (JAX 0.10.0) is refused."""
+    _refuse_perturb_singular(perturb_singular)
     dtypes = {jnp.result_type(value) for value in (dl, d, du, b)}
     rows = np.shape(d)[-1] if np.ndim(d) else 0
     if len(dtypes) != 1 or not jnp.issubdtype(next(iter(dtypes)), jnp.inexact):

@@ -274,10 +274,16 @@ NAMES: tuple[StableName, ...] = (
     ),
     # JAX 0.5.0 solves tridiagonal systems of any size and of complex values, and
     # differentiates them; before, real systems of three rows or more, and no derivative.
+    # perturb_singular= came in 0.10.0.
     StableName(
         "lax.linalg.tridiagonal_solve",
         (
-            Source("jax.lax.linalg:tridiagonal_solve", releases=">=0.5.0"),
+            Source("jax.lax.linalg:tridiagonal_solve", releases=">=0.10.0"),
+            Source(
+                "jax.lax.linalg:tridiagonal_solve",
+                adapter="lax_linalg:without_perturb_singular",
+                releases=">=0.5.0",
+            ),
             Source("jaxcompat._backports.lax_linalg:tridiagonal_solve"),
         ),
     ),
