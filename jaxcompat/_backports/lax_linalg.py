@@ -30,7 +30,8 @@ from jax import lax
 from jax.lax import linalg as jax_linalg
 
 from .._dispatch import installed_release_in
-from .._version import JAX_VERSION_STRING
+from .lax import no_option
+from .lax_adapters import _first_release_with
 
 __all__ = ["tridiagonal_solve", "without_perturb_singular"]
 
@@ -43,10 +44,11 @@ _JAX_OWN_TAKES_BATCHES = installed_release_in(">=0.4.18")
 
 def _refuse_perturb_singular(perturb_singular: bool) -> None:
     if perturb_singular:
-        raise TypeError(
-            "jaxcompat.lax.linalg.tridiagonal_solve(perturb_singular=True) needs JAX 0.10.0 or "
-            f"newer; JAX {JAX_VERSION_STRING} has no perturbed pivots for a singular system. "
-            "Leave perturb_singular out."
+        raise no_option(
+            "linalg.tridiagonal_solve",
+            "perturb_singular",
+            _first_release_with("linalg.tridiagonal_solve", "perturb_singular"),
+            "has no perturbed pivots for a singular system",
         )
 
 
