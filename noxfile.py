@@ -510,7 +510,8 @@ def downstream(session: nox.Session, jax: str) -> None:
 
 def _installed_release(session: nox.Session) -> tuple[str, str, str]:
     """The session's jax and jaxlib versions and Python, as matrix.yml writes them."""
-    installed = session.run(
+    # run_install: the check belongs to the install, so `nox --install-only` runs it too.
+    installed = session.run_install(
         "python",
         "-c",
         "import sys, jax, jaxlib; "
