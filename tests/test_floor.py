@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxcompat._matrix import floor, rows
+from jaxcompat._matrix import floor, rows, trial
 from jaxcompat._matrix.pip_indexes import working_uv
 
 pytestmark = [
@@ -98,7 +98,7 @@ def _command(needs: str) -> str:
 def no_jaxcompat_build(monkeypatch):
     # The rows install the jaxcompat under test; here the index's stand-in, as nothing on the
     # fake index can build it from source.
-    monkeypatch.setattr(floor, "jaxcompat_requirement", lambda: "plain")
+    monkeypatch.setattr(trial, "jaxcompat_requirement", lambda: "plain")
 
 
 pytestmark.append(pytest.mark.usefixtures("no_jaxcompat_build"))
@@ -305,43 +305,43 @@ def test_a_row_holds_when_it_passes_every_test_the_reference_passes(tmp_path):
         "@pytest.fixture\n"
         "def broken(): raise RuntimeError\n",
     )
-    passed, ran, skipped, collected = floor._passed_in(report)
+    passed, ran, skipped, collected = trial.passed_in(report)
     assert passed == {"test_a::test_passes"}
     assert ran == 3
     assert skipped == {"test_a::test_skipped"}
     assert len(collected) == 4 and "test_a::test_errors" in collected
-    tests = floor.Tests(None, [], [], [])
+    tests = trial.Tests(None, [], [], [])
     both = frozenset({"test_a::test_passes", "test_a::test_skipped"})
-    reference = floor.Outcome(True, both, 4, False, "")
-    more = floor.Outcome(True, both | {"t::x"}, 5, True, "")
+    reference = trial.Outcome(True, both, 4, False, "")
+    more = trial.Outcome(True, both | {"t::x"}, 5, True, "")
     assert floor._holds(more, reference, tests) == (True, "")
     # A test skipped here is the library's word that it does not apply: counted, not lost.
-    skipping = floor.Outcome(True, frozenset({"test_a::test_passes"}), 3, True, "", skipped)
+    skipping = trial.Outcome(True, frozenset({"test_a::test_passes"}), 3, True, "", skipped)
     assert floor._holds(skipping, reference, tests) == (
         True,
         "; 1 skipped here pass on the reference",
     )
-    fewer = floor.Outcome(True, frozenset(), 3, False, "", skipped)
+    fewer = trial.Outcome(True, frozenset(), 3, False, "", skipped)
     assert floor._holds(fewer, reference, tests) == (
         False,
         "; 1 skipped here pass on the reference; 1 passing on the reference do not: "
         "test_a::test_passes",
     )
-    not_installed = floor.Outcome(False, frozenset(), 0, False, "")
+    not_installed = trial.Outcome(False, frozenset(), 0, False, "")
     assert floor._holds(not_installed, reference, tests) == (False, "")
 
 
-def _outcome_of(tmp_path: Path, name: str, source: str) -> floor.Outcome:
+def _outcome_of(tmp_path: Path, name: str, source: str) -> trial.Outcome:
     """A real pytest run's outcome, read from its JUnit report as the rows' are."""
     report = _junit_report(tmp_path / name, "test_p.py", source)
-    passed, ran, skipped, collected = floor._passed_in(report)
-    return floor.Outcome(True, passed, ran, True, "", skipped, collected)
+    passed, ran, skipped, collected = trial.passed_in(report)
+    return trial.Outcome(True, passed, ran, True, "", skipped, collected)
 
 
 def test_a_parameter_whose_id_changed_is_not_lost_but_a_failure_is(tmp_path):
     # pytest names a class parameter by its __name__: JAX's jnp.bool_ is `bool_` up to 0.4.25
     # and `bool` from 0.4.26, so gymnax's test_x[bool] of the reference is test_x[bool_] there.
-    tests = floor.Tests(None, [], [], [])
+    tests = trial.Tests(None, [], [], [])
     params = "import pytest\n@pytest.mark.parametrize('kind', [{}])\ndef test_x(kind): {}\n"
     reference = _outcome_of(tmp_path, "reference", params.format("'int8', 'bool'", "pass"))
     renamed = _outcome_of(tmp_path, "renamed", params.format("'int8', 'bool_'", "pass"))
@@ -369,7 +369,7 @@ def test_a_reference_where_nothing_passes_says_why(tmp_path):
     # the row's line names the first one's error rather than only "0 passed, 6 failed".
     source = "import not_installed_anywhere\ndef test_x(): pass\n"
     report = _junit_report(tmp_path / "suite", "test_b.py", source)
-    assert floor._first_failure(report) == (
+    assert trial._first_failure(report) == (
         "test_b: ModuleNotFoundError: No module named 'not_installed_anywhere'"
     )
 
@@ -379,10 +379,10 @@ def test_a_file_that_cannot_be_collected_loses_only_its_own_tests(tmp_path):
     # at its collection error, and no test of the other files ran.
     (tmp_path / "test_ok.py").write_text("def test_a(): pass\ndef test_b(): assert False\n")
     (tmp_path / "test_newer_syntax.py").write_text("def test_c(:\n    pass\n")
-    library = floor.Library(tmp_path, None, "--jax", [rows()[0].jax], None)
+    library = trial.Library(tmp_path, None, "--jax", [rows()[0].jax], None)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    outcome = floor._run_tests(Path(sys.prefix), library, floor.Tests(None, [], [], []), scratch)
+    outcome = trial._run_tests(Path(sys.prefix), library, trial.Tests(None, [], [], []), scratch)
     assert outcome.passed == {"test_ok::test_a"}
     assert outcome.said == "1 passed, 2 failed, 0 skipped"
 
@@ -399,6 +399,6 @@ def test_a_test_run_that_crashes_names_the_signal(tmp_path):
         check=False,
     )
     assert done.returncode < 0
-    assert floor._no_report(done) == (
+    assert trial._no_report(done) == (
         "ended by SIGSEGV (Fatal Python error: Segmentation fault) in test_crash"
     )
