@@ -32,9 +32,9 @@ import re
 from dataclasses import dataclass
 
 from ._files import LINE_END, char_column, source_lines
+from ._gate_findings import dead_branch, replacing_branch
 from ._resolve import resolve_file
 from ._retree import statement_blocks
-from ._rules import dead_branch, replacing_branch
 from ._uses import Gate
 from ._walk import walk
 
