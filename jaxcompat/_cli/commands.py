@@ -26,6 +26,10 @@ COMMANDS = {
     "floor": "jaxcompat._matrix.floor",
 }
 
+#: What runs without a command: ``python -m jaxcompat``'s report of the installed JAX, which
+#: reads JAX (loaded by name, as the commands are, only when it runs).
+REPORT = "jaxcompat.__main__"
+
 #: Python's options that take a value in the next argument.
 _OPTIONS_WITH_VALUE = frozenset({"-X", "-W", "--check-hash-based-pycs"})
 
@@ -81,10 +85,9 @@ def console() -> int:
     """
     if sys.argv[1:2] and sys.argv[1] in COMMANDS:
         return _run_command(sys.argv[1], sys.argv[2:])
-    from jaxcompat.__main__ import main as report
-
     from .pipes import quiet_on_closed_pipe
 
+    report = importlib.import_module(REPORT).main
     return quiet_on_closed_pipe(report, sys.argv[1:])
 
 
