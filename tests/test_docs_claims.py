@@ -31,8 +31,8 @@ GENERATOR = load_docs_generator()
 
 
 def _claims() -> list[tuple[str, str, str]]:
-    """(jax path, keyword, the table's claim for this row's release), for the callables that
-    jaxcompat has on this row (a missing name's own entry says where it is missing)."""
+    """(jax path, keyword, the table's claim for this row's release), for the callables of
+    the mirrored modules (on a row that lacks one, the claim is that there is no such name)."""
     gen = GENERATOR
     surface = gen.load_surface()
     rows = surface.rows
@@ -45,14 +45,14 @@ def _claims() -> list[tuple[str, str, str]]:
     for jax_path, (_, firsts) in sorted(data["callables"].items()):
         if jax_path in CLASS_PATHS or jax_path.rpartition(".")[0] not in modules:
             continue
-        if _jaxcompat_object(jax_path) is None:
-            continue
         defaults = data["defaults"].get(jax_path, {})
         handed = gen.handed_out(jax_path, surface)
+        absent = gen.absent_rows(jax_path, surface)
         for parameter, first in sorted(firsts.items()):
             first = gen.class_keyword_first(jax_path, parameter) or first
             rule = rule_for(jax_path, parameter, defaults)
-            claim = gen.keyword_labels(rule, jax_path, parameter, first, rows, handed)[row]
+            labels = gen.keyword_labels(rule, jax_path, parameter, first, rows, handed, absent)
+            claim = labels[row]
             claims.append((jax_path, parameter, claim))
     return claims
 
@@ -107,6 +107,7 @@ def test_the_rows_claims_are_of_the_kinds_this_test_reads():
             or claim in AS_THE_RELEASE_HAS_IT
             or REFUSED.search(claim)
             or NEWEST_REFUSES in claim
+            or claim == GENERATOR.NO_SUCH_NAME
         )
     ]
     assert unknown == []
@@ -114,7 +115,11 @@ def test_the_rows_claims_are_of_the_kinds_this_test_reads():
 
 @pytest.mark.parametrize(("jax_path", "parameter", "claim"), CLAIMS)
 def test_the_table_says_what_the_call_does(jax_path, parameter, claim):
-    raised = _outcome(_jaxcompat_object(jax_path), parameter)
+    handed = _jaxcompat_object(jax_path)
+    assert (handed is None) == (claim == GENERATOR.NO_SUCH_NAME), (claim, handed)
+    if handed is None:
+        return  # the claim is the AttributeError, which getattr met
+    raised = _outcome(handed, parameter)
     message = str(raised)
     refused = isinstance(raised, TypeError) and f"({parameter}=...) needs JAX " in message
     unexpected = isinstance(raised, TypeError) and "unexpected keyword argument" in message

@@ -278,13 +278,14 @@ def keyword_labels(
     first: str,
     rows: tuple[str, ...],
     handed: list[tuple[str, str | None]],
+    absent: list[bool],
 ) -> list[str]:
     """Per row, what a call through jaxcompat with ``parameter=`` does, as the keyword
     wrapper (``_keywords/adapter.py``) decides it from what is handed out there
     (:func:`handed_out`): the release's own function takes it; a function that names it
     takes it; an adapter takes it by name; a function with no signature to read, or whose
     ``**kwargs`` takes any keyword that no rule adapts, gets it as the release would; else
-    the rule's outcome."""
+    the rule's outcome. On a row in `absent` (:func:`absent_rows`) there is no name to call."""
     own = "JAX's own function, which takes it"
     if jax_path in CLASS_PATHS:
         own = "JAX's own class, which takes it"
@@ -292,7 +293,10 @@ def keyword_labels(
     # A rule that reads the keyword otherwise than the release that names it.
     ruled_past_first = rule is not None and (rule.fixed_in or rule.broken_from)
     labels = []
-    for release, (kind, detail) in zip(rows, handed, strict=True):
+    for release, (kind, detail), gone in zip(rows, handed, absent, strict=True):
+        if gone:
+            labels.append(NO_SUCH_NAME)
+            continue
         version = Version(release)
         applies = version < applies_until
         if rule is not None and rule.broken_from is not None:
@@ -327,6 +331,27 @@ def class_keyword_first(jax_path: str, parameter: str) -> str | None:
     return None
 
 
+#: A keyword's label on a row where jaxcompat has no object under the name at all.
+NO_SUCH_NAME = "no such name: an AttributeError (the release lacks it)"
+
+
+def absent_rows(jax_path: str, surface: Surface) -> list[bool]:
+    """Per row, whether ``jaxcompat`` has nothing under ``jax_path`` there: a stable name
+    with no source on the row, or a forwarded name that JAX's module lacks (or raises on);
+    never a name jaxcompat defines itself."""
+    entry = next((e for e in STABLE_NAMES if f"jax.{e.path}" == jax_path), None)
+    if entry is not None:
+        return [source is None for source in chosen_sources(entry, surface)]
+    module, _, attribute = jax_path.rpartition(".")
+    public = next((p for p, (jax_module, _) in MIRRORED.items() if jax_module == module), None)
+    if public is not None and attribute in getattr(importlib.import_module(public), "__all__", ()):
+        return [False] * len(surface.rows)
+    probed = surface.modules.get(module)
+    if probed is None or attribute not in probed["names"]:
+        return [False] * len(surface.rows)
+    return [mark not in "ow" for mark in probed["names"][attribute]["status"]]
+
+
 def keyword_section(
     jax_path: str,
     signature: str,
@@ -345,10 +370,12 @@ def keyword_section(
         "| keyword | first in JAX | JAX releases | `" + shown + "` with it is |",
         "|---|---|---|---|",
     ]
+    absent = absent_rows(jax_path, surface)
     for parameter, first in sorted(firsts.items()):
         first = class_keyword_first(jax_path, parameter) or first
         rule = rule_for(jax_path, parameter, defaults)
-        spans = ranges(rows, keyword_labels(rule, jax_path, parameter, first, rows, handed))
+        labels = keyword_labels(rule, jax_path, parameter, first, rows, handed, absent)
+        spans = ranges(rows, labels)
         for index, (start, end, label) in enumerate(spans):
             name = f"`{parameter}=`" if index == 0 else ""
             since = first if index == 0 else ""
