@@ -197,6 +197,50 @@ def test_extend_core_under_a_vmap():
     assert seen == [True, True, False]
 
 
+# --- jax.api_util.debug_info and jax.extend.linear_util.wrap_init ---------------------------
+
+
+def _traced(x, y=2.0, *, z):
+    return {"sum": x * y + z}
+
+
+def test_debug_info_names_the_function_and_its_arguments():
+    info = jaxcompat.api_util.debug_info("probe", _traced, (1.0,), {"z": 3.0})
+    assert info.traced_for == "probe"
+    assert info.func_src_info.startswith("_traced at ")
+    assert info.func_src_info.endswith(f":{_traced.__code__.co_firstlineno}")
+    assert info.arg_names == ("x", "z")
+    static = jaxcompat.api_util.debug_info(
+        "probe", _traced, (1.0,), {"z": 3.0}, static_argnums=(0,), sourceinfo="given here"
+    )
+    assert (static.func_src_info, static.arg_names) == ("given here", ("z",))
+    signature = inspect.signature(lambda a, *, z: None)
+    renamed = jaxcompat.api_util.debug_info(
+        "probe", _traced, (1.0,), {"z": 3.0}, signature=signature
+    )
+    assert renamed.arg_names == ("a", "z")
+    assert renamed.func_src_info.startswith("_traced at ")
+
+
+def test_wrap_init_attaches_the_record_and_traces_as_jax_does():
+    # numpyro's eval_provenance: a wrapped function with its record, flattened and traced.
+    lu = jaxcompat.extend.linear_util
+    info = jaxcompat.api_util.debug_info("probe", _traced, (1.0,), {"z": 3.0})
+    attached = lu.wrap_init(_traced, debug_info=info).debug_info
+    assert (attached.traced_for, attached.func_src_info, attached.arg_names) == (
+        "probe",
+        info.func_src_info,
+        ("x", "z"),
+    )
+    leaves, in_tree = jax.tree_util.tree_flatten(((1.0,), {"z": 3.0}))
+    wrapped, out_tree = jaxcompat.api_util.flatten_fun(
+        lu.wrap_init(_traced, debug_info=info), in_tree
+    )
+    closed = jax.make_jaxpr(wrapped.call_wrapped)(*leaves)
+    flat = jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *leaves)
+    assert jax.tree_util.tree_unflatten(out_tree(), flat) == {"sum": 5.0}
+
+
 # --- jax.extend.sharding ---------------------------------------------------------------------
 
 
@@ -371,10 +415,6 @@ CANNOT_BE_HAD = {
         "0.11.2",
         "the call primitives it builds have no remat rule (nor an inline_jax_late option) "
         "before it",
-    ),
-    "extend.linear_util": (
-        "0.4.18",
-        "jax.extend has no linear_util module before it, and no other module has its names",
     ),
     "extend.xla": (
         "0.10.2",

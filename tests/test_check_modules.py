@@ -352,24 +352,41 @@ def all_findings(source, spec=">=0"):
 
 FALLBACK_IMPORT = """\
     try:
-        from jax.extend import linear_util as lu
+        from jax.extend import backend
     except ImportError:
-        from jax import linear_util as lu
+        from jax.lib import xla_bridge as backend
 """
 
 
 def test_a_fallback_import_runs_only_where_the_import_it_follows_fails():
-    # jax.extend.linear_util is a module jaxcompat does not mirror: the module data says where
-    # it imports, so the fallback is judged on 0.4.13 alone, where jax.linear_util is there.
+    # jax.extend.backend is a module jaxcompat does not mirror: the module data says where it
+    # imports, so the fallback is judged on 0.4.13-0.4.25 alone, where jax.lib.xla_bridge is
+    # there (it is gone from 0.7.0).
     assert all_findings(FALLBACK_IMPORT) == [
         "1:1: JC034 this try/except import gate is still needed: importing "
-        "`jax.extend.linear_util` works on 0.4.25-0.12.0 and fails on 0.4.13; a floor of "
-        "jax>=0.4.25 makes it dead"
+        "`jax.extend.backend` works on 0.4.30-0.12.0 and fails on 0.4.13-0.4.25; a floor of "
+        "jax>=0.4.30 makes it dead"
     ]
-    assert all_findings(FALLBACK_IMPORT, ">=0.4.25") == [
+    assert all_findings(FALLBACK_IMPORT, ">=0.4.30") == [
         "1:1: JC033 this try/except import gate is dead on the declared range: importing "
-        "`jax.extend.linear_util` works on every release of it (0.4.25-0.12.0), so its "
+        "`jax.extend.backend` works on every release of it (0.4.30-0.12.0), so its "
         "`except` branch never runs; keep only its first branch"
+    ]
+
+
+def test_a_gate_around_a_module_jaxcompat_mirrors_on_every_release_is_not_needed():
+    # jaxcompat.extend.linear_util imports on every release (JAX's jax.linear_util was its
+    # place before 0.4.18): the gate becomes that one import.
+    source = """\
+        try:
+            from jax.extend import linear_util as lu
+        except ImportError:
+            from jax import linear_util as lu
+    """
+    assert all_findings(source) == [
+        "1:1: JC030 this try/except import gate can become `jaxcompat.extend.linear_util`: "
+        "jaxcompat gives it on every release of the range (0.4.13-0.12.0), so the gate is not "
+        "needed"
     ]
 
 

@@ -12,7 +12,7 @@ import jaxcompat
 from ._helpers import ROOT
 
 # Modules of JAX that jaxcompat forwards, at one and two levels below a mirrored module, and
-# one the stable-name table places (jax.extend.linear_util, 0.4.18).
+# one the stable-name table places (jax.extend.random, 0.4.18).
 FORWARDED = [
     "scipy",
     "scipy.special",
@@ -20,7 +20,7 @@ FORWARDED = [
     "lax.linalg",
     "nn.initializers",
     "experimental.pjit",
-    "extend.linear_util",
+    "extend.random",
 ]
 
 

@@ -97,6 +97,8 @@ RECORDED_ONLY = (
     "jax.scipy.special",
     "jax.image",
     "jax.lax.linalg",
+    "jax.extend.linear_util",
+    "jax.linear_util",
 )
 MODULES = MIRRORED + RECORDED_ONLY
 

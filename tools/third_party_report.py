@@ -250,12 +250,13 @@ CAUSES: tuple[Cause, ...] = (
     ),
     Cause(
         "numpyro",
-        "cannot import name 'debug_info' from 'jax.api_util'",
-        MISSING,
-        "`jax.api_util.debug_info` (JAX 0.5.1), passed on to `jax.extend.linear_util."
-        "wrap_init(..., debug_info=)` (JAX 0.5.0): jaxcompat mirrors neither "
-        "module. Below 0.5.1 both could be given from JAX's private tracing debug "
-        "information; not built yet, so `migrate` writes 0.5.1",
+        "FutureWarning: unhashable type",
+        DETAIL,
+        "funsor (numpyro's enumeration tests use it) hashes a tracer to cons-hash its terms "
+        "and falls back on the TypeError that JAX raises from 0.4.36; JAX 0.4.30 to 0.4.35 "
+        "warn instead (a FutureWarning), and warnings are errors. jaxcompat leaves JAX's "
+        "tracer hashing as it is outside `tracer_safe_hash` (measured: the same 7 tests pass "
+        "on 0.4.30 with that one warning ignored)",
     ),
     Cause(
         "rlax",
@@ -527,10 +528,15 @@ NOTES: dict[str, tuple[str, ...]] = {
         "runs below 0.7.0. `jaxcompat migrate` splits that import: `call_p` and "
         "`closed_call_p` stay JAX's (jaxcompat refuses them before 0.11.1, where they are "
         "another primitive), and `jit_p` comes from jaxcompat, which is JAX's `pjit_p` "
-        "there. The floor `migrate` writes is then 0.5.1: `jax.api_util.debug_info`, which "
-        "numpyro imports too, is JAX's from 0.5.1 and jaxcompat does not give it. With "
-        "these test files, `jaxcompat floor` proves 0.6.1 (8.7 minutes: 0.6.0 loses the two "
-        "tests of the UnexpectedTracerError below, 0.6.1 and 0.6.2 pass as 0.7.0 does).",
+        "there. It imports `jax.api_util.debug_info` (JAX 0.5.1) and passes it to "
+        "`jax.extend.linear_util.wrap_init(..., debug_info=)` (JAX 0.5.0) too: jaxcompat "
+        "gives both on every release, the record built by the release's own private helper "
+        "(before this, 5 test files failed to import through jaxcompat on 0.4.30 and "
+        "`migrate` wrote 0.5.1). The floor `migrate` writes is now 0.4.27, where JAX's "
+        "`jax.extend.core.primitives.call_p` begins. With these test files, `jaxcompat "
+        "floor` proves 0.6.1 (8.7 minutes, measured before this change: 0.6.0 loses the two "
+        "tests of the UnexpectedTracerError below, 0.6.1 and 0.6.2 pass as 0.7.0 does); "
+        "0.4.30 passes them, and loses 7 others only to JAX 0.4.30's warning below.",
         "Fixed in jaxcompat, found on numpyro: `migrate` kept the whole import JAX's "
         "because jaxcompat refuses `call_p` on part of the range, so the port read `jit_p` "
         "from JAX's module, as raw, and its floor stayed 0.7.0; it now keeps only the "

@@ -14,10 +14,10 @@ Any name that is not in this table is forwarded to the installed JAX's module of
 name (``jaxcompat/_namespace.py``). The table is plain data, a file per JAX module
 with many drifted names (``tree.py`` holds ``jax.tree``, ``top_level.py`` the names directly
 under ``jax``) and three that gather by concept: ``modules.py`` the few names of small
-modules, ``extend.py`` JAX's internals under ``jax.extend`` and ``jax.experimental``, and
-``primitives.py`` every primitive wherever JAX puts it. The newest keywords' rules are in
-``jaxcompat._keywords.rules``. The table imports nothing from JAX, so the docs and
-``python -m jaxcompat check`` read it without JAX installed.
+modules, ``extend.py`` JAX's internals (under ``jax.extend``, ``jax.experimental`` and
+``jax.api_util``), and ``primitives.py`` every primitive wherever JAX puts it. The newest
+keywords' rules are in ``jaxcompat._keywords.rules``. The table imports nothing from JAX,
+so the docs and ``python -m jaxcompat check`` read it without JAX installed.
 """
 
 from __future__ import annotations

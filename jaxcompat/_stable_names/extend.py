@@ -1,9 +1,12 @@
-"""Stable names of ``jax.experimental``, ``jax.experimental.layout``, ``jax.extend`` and
-``jax.extend.core``: internals that moved or changed meaning."""
+"""Stable names of ``jax.experimental``, ``jax.experimental.layout``, ``jax.extend``,
+``jax.extend.core``, ``jax.extend.linear_util`` and ``jax.api_util``: internals that moved or
+changed meaning."""
 
 from __future__ import annotations
 
 from ._schema import NO_STACKLESS, Source, StableName
+
+_TAKING_DEBUG_INFO = "linear_util:wrap_init_taking_debug_info"
 
 NAMES: tuple[StableName, ...] = (
     # --- jax.experimental.layout: Layout changed meaning at 0.7.0 -----------------------------
@@ -214,7 +217,6 @@ NAMES: tuple[StableName, ...] = (
         )
         for name, first in (
             ("backend", "0.4.26"),
-            ("linear_util", "0.4.18"),
             ("lowering", "0.10.0"),
             ("mlir", "0.4.22"),
             ("pallas", "0.10.0"),
@@ -222,6 +224,27 @@ NAMES: tuple[StableName, ...] = (
             ("source_info_util", "0.4.19"),
             ("xla", "0.10.2"),
         )
+    ),
+    # --- jax.extend.linear_util (jax.linear_util before 0.4.18) and jax.api_util ------------
+    # wrap_init took debug_info= from 0.5.0; before, JAX's own tracing attaches the same record
+    # with add_debug_info (_backports/linear_util.py).
+    StableName(
+        "extend.linear_util.wrap_init",
+        (
+            Source("jax.extend.linear_util:wrap_init", releases=">=0.5.0"),
+            Source("jax.extend.linear_util:wrap_init", adapter=_TAKING_DEBUG_INFO),
+            Source("jax.linear_util:wrap_init", adapter=_TAKING_DEBUG_INFO),
+        ),
+    ),
+    # debug_info, public from 0.5.1, builds the record that wrap_init takes. Every release has
+    # it as a private helper, in another arity before 0.5.1 (_backports/api_util.py).
+    StableName(
+        "api_util.debug_info",
+        (
+            Source("jax.api_util:debug_info"),
+            Source("jaxcompat._backports.api_util:debug_info_from_signature", releases=">=0.4.25"),
+            Source("jaxcompat._backports.api_util:debug_info_from_function"),
+        ),
     ),
     # --- jax.experimental ------------------------------------------------------------------
     StableName(
