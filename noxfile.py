@@ -413,10 +413,13 @@ def _install_bench_peers(session: nox.Session, row: Row) -> None:
         session.install(*row.requirements, *peers, *caps)
     except nox.command.CommandFailed:
         session.warn(f"The bench group does not install with jax {row.jax}: no peer figures")
-    # run_install: the check belongs to the install, and runs under --install-only too.
+    # run_install: the check belongs to the install, and runs under --install-only too; a
+    # reused environment (-R) installs nothing and checks nothing.
     out = session.run_install(
         "python", "-c", "import jax; print(jax.__version__)", silent=True, env=RUN_ENV
     )
+    if out is None:
+        return
     installed = str(out).strip().splitlines()[-1]
     if installed != row.jax:
         session.error(f"Installing the bench group moved jax {row.jax} to {installed}")
@@ -508,10 +511,10 @@ def downstream(session: nox.Session, jax: str) -> None:
     )
 
 
-def _installed_release(session: nox.Session) -> tuple[str, str, str]:
-    """The session's jax and jaxlib versions and Python, as matrix.yml writes them."""
-    # run_install: the check belongs to the install, so `nox --install-only` runs it too.
-    installed = session.run_install(
+def _installed_release(session: nox.Session) -> tuple[str, str, str] | None:
+    """The session's jax and jaxlib versions and Python, as matrix.yml writes them; None
+    under ``nox --install-only``, which runs no command past the installs."""
+    installed = session.run(
         "python",
         "-c",
         "import sys, jax, jaxlib; "
@@ -519,6 +522,8 @@ def _installed_release(session: nox.Session) -> tuple[str, str, str]:
         silent=True,
         env=RUN_ENV,
     )
+    if installed is None:
+        return None
     jax, jaxlib, python = str(installed).strip().splitlines()[-1].split()
     return jax, jaxlib, python
 
@@ -526,7 +531,10 @@ def _installed_release(session: nox.Session) -> tuple[str, str, str]:
 def _require_row_installed(session: nox.Session, row: Row) -> None:
     """Stop a row whose installed JAX reports another release than its pins: its tests would
     pass as a release it is not (a jax/version.py edited in a package cache does that)."""
-    jax, jaxlib, _ = _installed_release(session)
+    installed = _installed_release(session)
+    if installed is None:
+        return
+    jax, jaxlib, _ = installed
     if (jax, jaxlib) != (row.jax, row.jaxlib):
         session.error(
             f"jax=={row.jax} and jaxlib=={row.jaxlib} were installed, but they report jax {jax}"
@@ -547,7 +555,10 @@ def canary(session: nox.Session) -> None:
     _install(session, ["--upgrade", "jax", "jaxlib"], "test")
     if _row_installed(session) is not None:
         session.skip("the newest JAX is already a matrix.yml row")
-    jax, jaxlib, python = _installed_release(session)
+    installed = _installed_release(session)
+    if installed is None:
+        return
+    jax, jaxlib, python = installed
     session.log(f"JAX {jax}, jaxlib {jaxlib}, Python {python}: no matrix.yml row; testing it")
     _run_suite(session, None, RUN_ENV)
 
@@ -601,6 +612,8 @@ def future(session: nox.Session) -> None:
     out = session.run(
         "python", "-c", "import importlib.metadata as m; print(m.version('jax'))", silent=True
     )
+    if out is None:  # nox --install-only
+        return
     installed = str(out).strip().splitlines()[-1]
     label = _next_release(installed)
     _relabel_jax(session, label)
@@ -610,8 +623,11 @@ def future(session: nox.Session) -> None:
     session.run("python", "-m", "jaxcompat", env=env)
     # XLA's default compilation of this jaxlib is the newest row's on its newest Python (an
     # other-Python cell); what this session adds is the release number and the removals.
-    _, jaxlib, _ = _installed_release(session)
-    _run_suite(session, None, {**_quick_compile_env(jaxlib), "JAXCOMPAT_FUTURE": "1"}, every=False)
+    release = _installed_release(session)
+    assert release is not None  # the run above ran
+    _run_suite(
+        session, None, {**_quick_compile_env(release[1]), "JAXCOMPAT_FUTURE": "1"}, every=False
+    )
 
 
 @nox.session(python=NEWEST_PYTHON, default=False)
