@@ -47,12 +47,10 @@ def _claims() -> list[tuple[str, str, str]]:
             continue
         defaults = data["defaults"].get(jax_path, {})
         handed = gen.handed_out(jax_path, surface)
-        absent = gen.absent_rows(jax_path, surface)
         for parameter, first in sorted(firsts.items()):
             first = gen.class_keyword_first(jax_path, parameter) or first
             rule = rule_for(jax_path, parameter, defaults)
-            labels = gen.keyword_labels(rule, jax_path, parameter, first, rows, handed, absent)
-            claim = labels[row]
+            claim = gen.keyword_labels(rule, jax_path, parameter, first, rows, handed)[row]
             claims.append((jax_path, parameter, claim))
     return claims
 

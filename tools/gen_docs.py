@@ -177,9 +177,11 @@ def handed_out(jax_path: str, surface: Surface) -> list[tuple[str, str | None]]:
     """Per row, what ``jaxcompat`` hands out for the callable at ``jax_path`` before the
     newest keywords are added, as the resolver picks it: ``("jax", signature)``, JAX's
     function (its own, or the stable name's older one); ``("backport", signature)``,
-    jaxcompat's own function; ``("adapter", name)``, an adapter of JAX's function. A signature
-    is in the data's notation (``a,/,b=,**kwargs``), None where it cannot be read. A name
-    jaxcompat defines itself (the loop-safe ``lax.scan``) is a backport on every row."""
+    jaxcompat's own function; ``("adapter", name)``, an adapter of JAX's function;
+    ``("absent", None)``, nothing: a stable name with no source there, or a name JAX's module
+    lacks (or raises on) there. A signature is in the data's notation (``a,/,b=,**kwargs``),
+    None where it cannot be read. A name jaxcompat defines itself (the loop-safe
+    ``lax.scan``) is a backport on every row."""
     module, _, name = jax_path.rpartition(".")
     public = next((p for p, (jax_module, _) in MIRRORED.items() if jax_module == module), None)
     if public is not None and name in getattr(importlib.import_module(public), "__all__", ()):
@@ -187,11 +189,16 @@ def handed_out(jax_path: str, surface: Surface) -> list[tuple[str, str | None]]:
         return [("backport", own)] * len(surface.rows)
     entry = next((e for e in STABLE_NAMES if f"jax.{e.path}" == jax_path), None)
     if entry is None:
-        return [("jax", _surface.signature_at(jax_path, release)) for release in surface.rows]
+        probed = surface.modules.get(module, {"names": {}})["names"].get(name)
+        marks = probed["status"] if probed is not None else "o" * len(surface.rows)
+        return [
+            ("jax", _surface.signature_at(jax_path, release)) if mark in "ow" else ("absent", None)
+            for release, mark in zip(surface.rows, marks, strict=True)
+        ]
     found: list[tuple[str, str | None]] = []
     for release, source in zip(surface.rows, chosen_sources(entry, surface), strict=True):
         if source is None:
-            found.append(("jax", None))
+            found.append(("absent", None))
         elif source.adapter is not None:
             found.append(("adapter", source.adapter))
         elif source.where.startswith("jaxcompat."):
@@ -278,14 +285,13 @@ def keyword_labels(
     first: str,
     rows: tuple[str, ...],
     handed: list[tuple[str, str | None]],
-    absent: list[bool],
 ) -> list[str]:
     """Per row, what a call through jaxcompat with ``parameter=`` does, as the keyword
     wrapper (``_keywords/adapter.py``) decides it from what is handed out there
     (:func:`handed_out`): the release's own function takes it; a function that names it
     takes it; an adapter takes it by name; a function with no signature to read, or whose
     ``**kwargs`` takes any keyword that no rule adapts, gets it as the release would; else
-    the rule's outcome. On a row in `absent` (:func:`absent_rows`) there is no name to call."""
+    the rule's outcome; where nothing is handed out, there is no name to call."""
     own = "JAX's own function, which takes it"
     if jax_path in CLASS_PATHS:
         own = "JAX's own class, which takes it"
@@ -293,8 +299,8 @@ def keyword_labels(
     # A rule that reads the keyword otherwise than the release that names it.
     ruled_past_first = rule is not None and (rule.fixed_in or rule.broken_from)
     labels = []
-    for release, (kind, detail), gone in zip(rows, handed, absent, strict=True):
-        if gone:
+    for release, (kind, detail) in zip(rows, handed, strict=True):
+        if kind == "absent":
             labels.append(NO_SUCH_NAME)
             continue
         version = Version(release)
@@ -335,23 +341,6 @@ def class_keyword_first(jax_path: str, parameter: str) -> str | None:
 NO_SUCH_NAME = "no such name: an AttributeError (the release lacks it)"
 
 
-def absent_rows(jax_path: str, surface: Surface) -> list[bool]:
-    """Per row, whether ``jaxcompat`` has nothing under ``jax_path`` there: a stable name
-    with no source on the row, or a forwarded name that JAX's module lacks (or raises on);
-    never a name jaxcompat defines itself."""
-    entry = next((e for e in STABLE_NAMES if f"jax.{e.path}" == jax_path), None)
-    if entry is not None:
-        return [source is None for source in chosen_sources(entry, surface)]
-    module, _, attribute = jax_path.rpartition(".")
-    public = next((p for p, (jax_module, _) in MIRRORED.items() if jax_module == module), None)
-    if public is not None and attribute in getattr(importlib.import_module(public), "__all__", ()):
-        return [False] * len(surface.rows)
-    probed = surface.modules.get(module)
-    if probed is None or attribute not in probed["names"]:
-        return [False] * len(surface.rows)
-    return [mark not in "ow" for mark in probed["names"][attribute]["status"]]
-
-
 def keyword_section(
     jax_path: str,
     signature: str,
@@ -370,11 +359,10 @@ def keyword_section(
         "| keyword | first in JAX | JAX releases | `" + shown + "` with it is |",
         "|---|---|---|---|",
     ]
-    absent = absent_rows(jax_path, surface)
     for parameter, first in sorted(firsts.items()):
         first = class_keyword_first(jax_path, parameter) or first
         rule = rule_for(jax_path, parameter, defaults)
-        labels = keyword_labels(rule, jax_path, parameter, first, rows, handed, absent)
+        labels = keyword_labels(rule, jax_path, parameter, first, rows, handed)
         spans = ranges(rows, labels)
         for index, (start, end, label) in enumerate(spans):
             name = f"`{parameter}=`" if index == 0 else ""
