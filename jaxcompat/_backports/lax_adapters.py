@@ -17,10 +17,15 @@ import jax
 from .. import _surface
 from .lax import no_option
 
-__all__ = ["keyword_only_accuracy", "without_accuracy", "without_out_sharding"]
+__all__ = [
+    "first_release_with",
+    "keyword_only_accuracy",
+    "without_accuracy",
+    "without_out_sharding",
+]
 
 
-def _first_release_with(name: str, keyword: str) -> str:
+def first_release_with(name: str, keyword: str) -> str:
     """The first JAX release whose ``jax.lax.<name>`` takes ``keyword=``."""
     return next(
         release
@@ -51,7 +56,7 @@ def without_accuracy(function: Callable[..., jax.Array]) -> Callable[..., jax.Ar
             raise no_option(
                 name,
                 "accuracy",
-                _first_release_with(name, "accuracy"),
+                first_release_with(name, "accuracy"),
                 f"has no accuracy-selected implementations of {name}",
             )
         return function(x)
@@ -89,7 +94,7 @@ def without_out_sharding(function: Callable[..., jax.Array]) -> Callable[..., ja
             raise no_option(
                 name,
                 "out_sharding",
-                _first_release_with(name, "out_sharding"),
+                first_release_with(name, "out_sharding"),
                 f"has no out_sharding for {name}",
             )
         return function(*args, **kwargs)

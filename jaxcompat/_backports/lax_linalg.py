@@ -31,7 +31,7 @@ from jax.lax import linalg as jax_linalg
 
 from .._dispatch import installed_release_in
 from .lax import no_option
-from .lax_adapters import _first_release_with
+from .lax_adapters import first_release_with
 
 __all__ = ["tridiagonal_solve", "without_perturb_singular"]
 
@@ -47,7 +47,7 @@ def _refuse_perturb_singular(perturb_singular: bool) -> None:
         raise no_option(
             "linalg.tridiagonal_solve",
             "perturb_singular",
-            _first_release_with("linalg.tridiagonal_solve", "perturb_singular"),
+            first_release_with("linalg.tridiagonal_solve", "perturb_singular"),
             "has no perturbed pivots for a singular system",
         )
 

@@ -242,8 +242,7 @@ NAMES: tuple[StableName, ...] = (
         "api_util.debug_info",
         (
             Source("jax.api_util:debug_info"),
-            Source("jaxcompat._backports.api_util:debug_info_from_signature", releases=">=0.4.25"),
-            Source("jaxcompat._backports.api_util:debug_info_from_function"),
+            Source("jaxcompat._backports.api_util:debug_info"),
         ),
     ),
     # --- jax.experimental ------------------------------------------------------------------
