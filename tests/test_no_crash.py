@@ -37,29 +37,49 @@ class Node:
     def tree_unflatten(cls, aux, children):
         return cls(list(children))
 
-def inputs():
-    cyclic_list = [jnp.ones(2), 1]
-    cyclic_list.append(cyclic_list)
-    cyclic_dict = {"a": jnp.ones(2)}
-    cyclic_dict["self"] = cyclic_dict
+def cyclic_list():
+    value = [jnp.ones(2), 1]
+    value.append(value)
+    return value
+
+def cyclic_dict():
+    value = {"a": jnp.ones(2)}
+    value["self"] = value
+    return value
+
+def node_holding_itself():
     node = Node([jnp.ones(2)])
     node.children.append(node)
-    through_node = [Node([])]
-    through_node[0].children.append(through_node)
+    return node
+
+def cycle_through_a_node():
+    value = [Node([])]
+    value[0].children.append(value)
+    return value
+
+def nested_lists():
     deep = [jnp.ones(1)]
     for _ in range(100_000):
         deep = [deep]
-    deep_dict = {"x": jnp.ones(1)}
+    return deep
+
+def nested_dicts():
+    deep = {"x": jnp.ones(1)}
     for _ in range(100_000):
-        deep_dict = {"x": deep_dict}
-    return {
-        "cyclic list": cyclic_list,
-        "cyclic dict": cyclic_dict,
-        "node holding itself": node,
-        "cycle through a node": through_node,
-        "100,000 nested lists": deep,
-        "100,000 nested dicts": deep_dict,
-    }
+        deep = {"x": deep}
+    return deep
+
+BUILDERS = {
+    "cyclic list": cyclic_list,
+    "cyclic dict": cyclic_dict,
+    "node holding itself": node_holding_itself,
+    "cycle through a node": cycle_through_a_node,
+    "100,000 nested lists": nested_lists,
+    "100,000 nested dicts": nested_dicts,
+}
+
+def inputs():
+    return {name: build() for name, build in BUILDERS.items()}
 """
 
 CASES = {
@@ -264,7 +284,7 @@ stages = {
     "jit(obj.method)": method,
     "jit(f)": jitted,
 }
-value = inputs()[NAME]
+value = BUILDERS[NAME]()  # this child's input alone: the deep ones take a while
 for stage, call in stages.items():
     if call is None:
         print(stage, "absent", flush=True)
