@@ -94,8 +94,10 @@ class _Console(code.InteractiveConsole):
 def test_each_example_pastes_into_the_interpreter(where, source, shown):
     console = _Console({"__name__": "__console__"}, filename=where)
     with contextlib.redirect_stdout(io.StringIO()):
-        for line in [*source.splitlines(), ""]:
+        for line in source.splitlines():
             console.push(line)
+        # The blank line a paste ends with runs what is left: nothing may still wait for more.
+        assert not console.push(""), f"{where} ends inside an unfinished statement"
 
 
 def _shown_check_run(page: Path) -> str:
