@@ -32,6 +32,7 @@ __all__ = [
     "SKIPPED_DIRECTORIES",
     "Write",
     "char_column",
+    "char_column_at",
     "decode_keeping_line_ends",
     "existing_paths",
     "few_collections",
@@ -104,6 +105,11 @@ def existing_paths(command: str, arguments: list[str]) -> list[Path] | None:
 def char_column(line: str, byte_offset: int) -> int:
     """The column, in characters, of a column that ast gives in UTF-8 bytes."""
     return len(line.encode()[:byte_offset].decode())
+
+
+def char_column_at(lines: list[str], line: int, byte_offset: int) -> int:
+    """``char_column`` on line ``line`` (counted from 1) of ``lines``."""
+    return char_column(lines[line - 1], byte_offset)
 
 
 def python_files(path: Path, left_outside: list[Path] | None = None) -> Iterator[Path]:

@@ -3,12 +3,12 @@
 The rewrite changes only the text of import statements, and reads of the JAX release through
 a name that is then jaxcompat: ``jax.__version_info__`` becomes ``jax.JAX_VERSION`` and
 ``jax.__version__`` becomes ``jax.JAX_VERSION_STRING``, because jaxcompat's own
-``__version__`` is jaxcompat's release, not JAX's. A name the file reads private attributes
-through (``jax._src``) stays JAX's, unless public names are read through it too: then it
-becomes jaxcompat and the private reads move to JAX's package under a name of their own
-(``_jax_private._src``), so that every public name of a ported file is jaxcompat's. A
-positional argument that the newest signature binds to another parameter than every release
-of the range does is passed by that keyword (``_migrate_positional``).
+``__version__`` is jaxcompat's release, not JAX's (``_migrate_version_reads``). A name the
+file reads private attributes through (``jax._src``) stays JAX's, unless public names are
+read through it too: then it becomes jaxcompat and the private reads move to JAX's package
+under a name of their own (``_jax_private._src``), so that every public name of a ported file
+is jaxcompat's. A positional argument that the newest signature binds to another parameter
+than every release of the range does is passed by that keyword (``_migrate_positional``).
 Everything else (comments, formatting, line endings) is kept byte for byte, and every line
 keeps its number, so tracebacks through the rewritten file point at the library's own lines.
 A second run changes nothing.
@@ -18,22 +18,23 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import tokenize
-from bisect import bisect_right
-from collections.abc import Collection
 
 from .._mirrored import MIRRORED
-from .._releases import parse_release
 from ._edits import Edit, applied, edited_tree
-from ._files import LINE_END, char_column, source_lines
+from ._files import LINE_END, char_column_at, source_lines
 from ._gates import available_rows
 from ._migrate_gates import every_statement, remove_dead_branches
 from ._migrate_positional import keyword_insertions
 from ._migrate_private import package_names, private_reads, split_names
+from ._migrate_version_reads import (
+    VERSION_ATTRIBUTES,
+    attributes_and_comparisons,
+    bound_to_jaxcompat,
+    version_edits,
+)
 from ._ranges import every_row_mask
 from ._uses import Use
-from ._walk import walk
 
 __all__ = [
     "MIRRORED_JAX_MODULES",
@@ -49,17 +50,9 @@ __all__ = [
 #: behind them.
 MIRRORED_JAX_MODULES = frozenset(jax_module for jax_module, _ in MIRRORED.values())
 
-#: What JAX's release is read as, once the name before it is jaxcompat.
-VERSION_ATTRIBUTES = {"__version_info__": "JAX_VERSION", "__version__": "JAX_VERSION_STRING"}
-
 
 def _to_jaxcompat(module: str) -> str:
     return "jaxcompat" + module.removeprefix("jax")
-
-
-def _column(lines: list[str], line: int, byte_offset: int) -> int:
-    """ast counts columns in UTF-8 bytes; the edits count characters."""
-    return char_column(lines[line - 1], byte_offset)
 
 
 def _inner_line_ends(node: ast.stmt, lines: list[str]) -> list[str]:
@@ -128,7 +121,7 @@ def _import_edit(
 def _module_span(lines: list[str], node: ast.ImportFrom) -> tuple[int, int, int, int]:
     """Where the module name of ``from <module> import ...`` is written in the source."""
     assert node.end_lineno is not None
-    first = _column(lines, node.lineno, node.col_offset)
+    first = char_column_at(lines, node.lineno, node.col_offset)
     source = lines[node.lineno - 1][first:] + "".join(lines[node.lineno : node.end_lineno])
     start: tuple[int, int] | None = None
     end: tuple[int, int] | None = None
@@ -166,8 +159,10 @@ def _stands_alone(node: ast.stmt, lines: list[str]) -> bool:
     comment after it."""
     assert node.end_lineno is not None
     assert node.end_col_offset is not None
-    before = lines[node.lineno - 1][: _column(lines, node.lineno, node.col_offset)]
-    after = lines[node.end_lineno - 1][_column(lines, node.end_lineno, node.end_col_offset) :]
+    before = lines[node.lineno - 1][: char_column_at(lines, node.lineno, node.col_offset)]
+    after = lines[node.end_lineno - 1][
+        char_column_at(lines, node.end_lineno, node.end_col_offset) :
+    ]
     return not before.strip() and (not after.strip() or after.lstrip().startswith("#"))
 
 
@@ -183,7 +178,7 @@ def _split_import_edit(
     line_ends = _inner_line_ends(node, lines)
     if not line_ends or not _stands_alone(node, lines):
         return _statement_edit(node, lines, f"{from_jax}; {from_jaxcompat}")
-    indent = lines[node.lineno - 1][: _column(lines, node.lineno, node.col_offset)]
+    indent = lines[node.lineno - 1][: char_column_at(lines, node.lineno, node.col_offset)]
     return _span_edit(node, lines, from_jax + "".join(line_ends) + indent + from_jaxcompat)
 
 
@@ -209,138 +204,16 @@ def _import_from_edit(node: ast.ImportFrom, lines: list[str], scope: int) -> Edi
     return Edit(line, column, end_line, end_column, _to_jaxcompat(node.module))
 
 
-#: A private attribute (``jax._src``, ``jax.__version__``) or ``.JAX_VERSION_STRING``: the
-#: attributes the rewrites below look at, found in the text before the tree is walked.
-#: Inside brackets, line ends and comments may come between the dot and the name. Each
-#: comment is matched whole, to its line end: were it allowed to stop at a ``#`` inside it,
-#: a line of many ``#`` would be matched in exponentially many ways (minutes on one file).
-_WATCHED_ATTRIBUTE = re.compile(r"\.(?:\s|#[^\r\n]*[\r\n])*(?:_|JAX_VERSION_STRING)")
-
-
-def _watched_lines(source: str, lines: list[str]) -> list[int]:
-    """The numbers of the lines on which a watched attribute ends."""
-    starts, offset = [], 0
-    for line in lines:
-        starts.append(offset)
-        offset += len(line)
-    found = {bisect_right(starts, m.end() - 1) for m in _WATCHED_ATTRIBUTE.finditer(source)}
-    return sorted(found)
-
-
-def _attributes_and_comparisons(
-    tree: ast.AST, source: str, lines: list[str]
-) -> tuple[list[ast.Attribute], list[ast.Compare]]:
-    """Every attribute read and comparison on the lines of a watched attribute, each list in
-    walk order (one walk serves both rewrites below)."""
-    attributes, comparisons = [], []
-    for node in walk(tree, _watched_lines(source, lines)):
-        if isinstance(node, ast.Attribute):
-            attributes.append(node)
-        elif isinstance(node, ast.Compare):
-            comparisons.append(node)
-    return attributes, comparisons
-
-
-def _bound_to_jaxcompat(
-    imports: list[ast.Import | ast.ImportFrom], private_readers: set[str]
-) -> set[str]:
-    """The names bound to jaxcompat once the imports are rewritten: ``jax`` in ``import
-    jax.numpy``, ``j`` in ``import jax as j`` (unless the file reads private attributes
-    through it, which keeps it JAX's), and any name already bound by ``import jaxcompat``."""
-    names = set()
-    for node in imports:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name in ("jax", "jaxcompat"):
-                    bound = alias.asname or alias.name
-                elif alias.name.startswith(("jax.", "jaxcompat.")) and alias.asname is None:
-                    bound = alias.name.partition(".")[0]
-                else:
-                    continue
-                if alias.name.startswith("jaxcompat") or bound not in private_readers:
-                    names.add(bound)
-    return names
-
-
-#: A release as a string literal: compared as a string, "0.10.0" < "0.7.2" (the checker's JC031).
-_RELEASE = re.compile(r"[0-9]+(\.[0-9]+)*")
-_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-_STRING_READS = ("__version__", "JAX_VERSION_STRING")
-
-
-def _attribute_edit(node: ast.Attribute, lines: list[str], text: str) -> Edit:
-    assert node.end_lineno is not None
-    assert node.end_col_offset is not None
-    end = _column(lines, node.end_lineno, node.end_col_offset)
-    return Edit(node.end_lineno, end - len(node.attr), node.end_lineno, end, text)
-
-
-def _version_edits(
-    attributes: list[ast.Attribute],
-    comparisons: list[ast.Compare],
-    lines: list[str],
-    names: set[str],
-) -> list[Edit]:
-    """``jax.__version_info__`` -> ``jax.JAX_VERSION`` and ``jax.__version__`` ->
-    ``jax.JAX_VERSION_STRING`` where ``jax`` is jaxcompat after the rewrite; and where such a
-    string is ordered against a release written as a string (``jax.__version__ < "0.7.2"``,
-    wrong from 0.10.0 on), the int tuples instead, ``JAX_VERSION`` against ``(0, 7, 2)``."""
-
-    def version_read(node: ast.expr, which: Collection[str]) -> bool:
-        return (
-            isinstance(node, ast.Attribute)
-            and node.attr in which
-            and isinstance(node.value, ast.Name)
-            and node.value.id in names
-        )
-
-    edits: list[Edit] = []
-    ordered: set[int] = set()  # the reads rewritten as tuples
-    for node in comparisons:
-        if len(node.ops) == 1:
-            pair = (node.left, node.comparators[0])
-            for read, release in (pair, pair[::-1]):
-                if (
-                    isinstance(node.ops[0], _ORDERINGS)
-                    and version_read(read, _STRING_READS)
-                    and isinstance(release, ast.Constant)
-                    and isinstance(release.value, str)
-                    and _RELEASE.fullmatch(release.value)
-                ):
-                    assert isinstance(read, ast.Attribute)
-                    edits.append(_attribute_edit(read, lines, "JAX_VERSION"))
-                    edits.append(_constant_edit(release, lines))
-                    ordered.add(id(read))
-    for attribute in attributes:
-        if version_read(attribute, VERSION_ATTRIBUTES) and id(attribute) not in ordered:
-            edits.append(_attribute_edit(attribute, lines, VERSION_ATTRIBUTES[attribute.attr]))
-    return edits
-
-
 def _span_edit(node: ast.stmt | ast.expr, lines: list[str], text: str) -> Edit:
     """Replace the whole of ``node``'s source text by ``text``."""
     assert node.end_lineno is not None
     assert node.end_col_offset is not None
     return Edit(
         node.lineno,
-        _column(lines, node.lineno, node.col_offset),
+        char_column_at(lines, node.lineno, node.col_offset),
         node.end_lineno,
-        _column(lines, node.end_lineno, node.end_col_offset),
+        char_column_at(lines, node.end_lineno, node.end_col_offset),
         text,
-    )
-
-
-def _constant_edit(node: ast.Constant, lines: list[str]) -> Edit:
-    """A release string literal as the int tuple it names."""
-    assert node.end_lineno is not None
-    assert node.end_col_offset is not None
-    release = parse_release(str(node.value))
-    return Edit(
-        node.lineno,
-        _column(lines, node.lineno, node.col_offset),
-        node.end_lineno,
-        _column(lines, node.end_lineno, node.end_col_offset),
-        repr(release),
     )
 
 
@@ -353,7 +226,7 @@ def import_edits(source: str, tree: ast.Module, scope: int | None = None) -> lis
     imports = [s for s in every_statement(tree) if isinstance(s, ast.Import | ast.ImportFrom)]
     reads_versions = "__version" in source or "JAX_VERSION_STRING" in source
     if "._" in source or reads_versions:
-        attributes, comparisons = _attributes_and_comparisons(tree, source, lines)
+        attributes, comparisons = attributes_and_comparisons(tree, source, lines)
     else:
         attributes, comparisons = [], []  # nothing below looks at them
     privately_read = private_reads(attributes, VERSION_ATTRIBUTES) if "._" in source else []
@@ -372,8 +245,8 @@ def import_edits(source: str, tree: ast.Module, scope: int | None = None) -> lis
         if name.id in split:
             edits.append(_span_edit(name, lines, split[name.id]))
     if reads_versions:
-        names = _bound_to_jaxcompat(imports, private_readers - split.keys())
-        edits += _version_edits(attributes, comparisons, lines, names)
+        names = bound_to_jaxcompat(imports, private_readers - split.keys())
+        edits += version_edits(attributes, comparisons, lines, names)
     return edits
 
 

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from .._surface import rows
 from ._api import Signature, signature_masks, stable_names
 from ._files import char_column
-from ._resolve import JAX_ROOTS, resolve_file
+from ._resolve import resolve_file
+from ._syntax_facts import JAX_ROOTS
 from ._uses import Use
 from ._walk import walk
 

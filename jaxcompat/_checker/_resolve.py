@@ -10,9 +10,7 @@ code runs on: a version gate narrows its branches, a ``TYPE_CHECKING`` block run
 from __future__ import annotations
 
 import ast
-import contextlib
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
 
 from ._api import is_module
 from ._gates import (
@@ -21,21 +19,25 @@ from ._gates import (
     catches_lookup_errors,
     ends,
     is_type_checking,
-    reads_installed_jax_version,
 )
-from ._ranges import RangeError, every_row_mask, spec_mask
+from ._ranges import every_row_mask
 from ._scopes import Binding, Scope, annotation_nodes, parameters
+from ._syntax_facts import (
+    DECORATOR_CALL,
+    JAX_ROOTS,
+    call_info,
+    looks_names_up,
+    marked_releases,
+    may_read_the_version,
+    only_return,
+)
 from ._uses import CallInfo, Gate, Use
-from ._walk import walk
+from ._walk import TableVisitor, walk
 
-__all__ = ["JAX_ROOTS", "resolve_file"]
-
-#: The packages whose names the checker resolves.
-JAX_ROOTS = ("jax", "jaxcompat")
-_VERSION_ATTRIBUTES = {"__version__", "__version_info__", "JAX_VERSION", "JAX_VERSION_STRING"}
+__all__ = ["resolve_file"]
 
 
-class _Resolver(ast.NodeVisitor):
+class _Resolver(TableVisitor):
     def __init__(self, future_annotations: bool, lines: Sequence[str]) -> None:
         self.full = every_row_mask()
         self.future_annotations = future_annotations
@@ -54,47 +56,6 @@ class _Resolver(ast.NodeVisitor):
         # Where a misordered string comparison was reported: a test is read both where it
         # stands (visit_Compare) and as a gate's or a name's condition.
         self.misordered_at: set[tuple[int, int]] = set()
-
-    # --- dispatch ------------------------------------------------------------------------
-    # ast.NodeVisitor builds the method's name on every node and walks the fields through
-    # generators; the same dispatch from a table per node class costs about half as much
-    # (``bench/bench_check.py``). A constant, a bare name (a name is read where the node
-    # holding it is visited) and an operator have nothing to visit: three in four of the
-    # nodes the generic visit reached.
-    _methods: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {}
-
-    def visit(self, node: ast.AST) -> Any:
-        cls = type(node)
-        method = self._methods.get(cls)
-        if method is None:
-            found: Callable[[Any, Any], Any] = getattr(
-                type(self), f"visit_{cls.__name__}", _Resolver.generic_visit
-            )
-            if found is ast.NodeVisitor.visit_Constant or (
-                found is _Resolver.generic_visit and issubclass(cls, _LEAVES)
-            ):
-                found = _visit_nothing
-            method = self._methods[cls] = found
-        return method(self, node)
-
-    def generic_visit(self, node: ast.AST) -> None:
-        methods = self._methods  # `visit`'s table, read here: a call less for each child
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                for item in value:
-                    if isinstance(item, ast.AST):
-                        method = methods.get(type(item))
-                        if method is None:
-                            self.visit(item)
-                        else:
-                            method(self, item)
-            elif isinstance(value, ast.AST):
-                method = methods.get(type(value))
-                if method is None:
-                    self.visit(value)
-                else:
-                    method(self, value)
 
     # --- names -----------------------------------------------------------------------
     def lookup(self, name: str) -> Binding | None:
@@ -171,7 +132,7 @@ class _Resolver(ast.NodeVisitor):
         gates.names.pop(f"{name}()", None)  # a helper function rebound
         if value is None or not self.mentions_the_version(value):
             return
-        if not any(_may_read_the_version(n, gates.names) for n in walk(value)):
+        if not any(may_read_the_version(n, gates.names) for n in walk(value)):
             return
         truth = gates.truth(value)
         self.drain_misordered()
@@ -195,7 +156,7 @@ class _Resolver(ast.NodeVisitor):
     def track_helper(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """``def jax_is_new(): return jax.__version_info__ >= (0, 5)``: a call of it, with no
         arguments, is that gate (``Evaluator.names`` keeps it as ``"jax_is_new()"``)."""
-        returned = _only_return(node)
+        returned = only_return(node)
         if returned is None or isinstance(node, ast.AsyncFunctionDef):
             return
         self.track(f"{node.name}()", returned)
@@ -248,7 +209,7 @@ class _Resolver(ast.NodeVisitor):
         if found is None:  # not a JAX or jaxcompat name: what it is called on may be
             self.visit(node.func)
         else:
-            self.add_use(node.func, found, _call_info(node))
+            self.add_use(node.func, found, call_info(node))
         for argument in node.args:
             self.visit(argument)
         for keyword in node.keywords:
@@ -342,7 +303,7 @@ class _Resolver(ast.NodeVisitor):
                     self.annotated[argument.lineno, argument.col_offset + 1] = path
         self.bind(node.name, None)
         self.track_helper(node)
-        mask = self.mask & _marked_releases(node.decorator_list)
+        mask = self.mask & marked_releases(node.decorator_list)
         self.deferred.append((node, list(self.scopes), mask, self.guarded))
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -395,7 +356,7 @@ class _Resolver(ast.NodeVisitor):
         names_tried = any(not is_module(use.path) for use in tried)
         version_gate = (
             bool(tried)
-            and _looks_names_up(node.body)
+            and looks_names_up(node.body)
             and (names_tried or ever_failing != 0 or not all_known)
         )
         saved_mask = self.mask
@@ -517,119 +478,6 @@ class _Resolver(ast.NodeVisitor):
             self.bind_arguments(node.args)
             self.statements(node.body)
             self.scopes, self.mask, self.guarded = saved
-
-
-#: Nodes with nothing under them that the resolver reads.
-_LEAVES = (ast.Name, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
-
-
-#: What a bare decorator (not a call) does with the function or class below it.
-DECORATOR_CALL = CallInfo(1, (), False)
-
-
-def _call_info(node: ast.Call) -> CallInfo:
-    starred = any(isinstance(arg, ast.Starred) for arg in node.args)
-    return CallInfo(
-        None if starred else len(node.args),
-        tuple((k.arg, k.lineno, k.col_offset + 1) for k in node.keywords if k.arg),
-        any(k.arg is None for k in node.keywords),
-        frozenset(
-            k.arg
-            for k in node.keywords
-            if k.arg and isinstance(k.value, ast.Constant) and k.value.value is None
-        ),
-        _string_literal(node.args[0]) if node.args else None,
-    )
-
-
-def _visit_nothing(visitor: _Resolver, node: ast.AST) -> None:
-    return None
-
-
-def _string_literal(node: ast.expr) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def _may_read_the_version(node: ast.AST, tracked: dict[str, str | int]) -> bool:
-    """Whether `node` reads the JAX version, a name holding it or a gate, or calls hasattr
-    (run on every part of every assigned value: the cheap tests first)."""
-    if isinstance(node, ast.Attribute):
-        return node.attr in _VERSION_ATTRIBUTES
-    if isinstance(node, ast.Name):
-        return node.id in tracked
-    if isinstance(node, ast.Call):
-        function = node.func
-        if isinstance(function, ast.Name) and f"{function.id}()" in tracked:
-            return True
-        return (
-            isinstance(function, ast.Name) and function.id == "hasattr"
-        ) or reads_installed_jax_version(node)
-    return False
-
-
-def _marked_releases(decorators: list[ast.expr]) -> int:
-    """The rows a test runs on under jaxcompat's pytest plugin: ``@pytest.mark.jax(">=0.4.36")``
-    skips it elsewhere, so its body is a version gate's branch. Every row without the mark."""
-    mask = every_row_mask()
-    for decorator in decorators:
-        if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
-            continue
-        marked = decorator.func  # pytest.mark.jax, or mark.jax after `from pytest import mark`
-        on_mark = (isinstance(marked.value, ast.Attribute) and marked.value.attr == "mark") or (
-            isinstance(marked.value, ast.Name) and marked.value.id == "mark"
-        )
-        if marked.attr != "jax" or not on_mark or len(decorator.args) != 1:
-            continue
-        spec = decorator.args[0]
-        if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
-            # A bad specifier is the plugin's to report, when the test runs.
-            with contextlib.suppress(RangeError):
-                mask &= spec_mask(spec.value, "@pytest.mark.jax")
-    return mask
-
-
-def _only_return(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
-    """What a function of no parameters returns, when its body (past a docstring) is one
-    ``return``."""
-    arguments = node.args
-    if arguments.posonlyargs or arguments.args or arguments.vararg or arguments.kwonlyargs:
-        return None
-    body = node.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]
-    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-        return body[0].value
-    return None
-
-
-def _looks_names_up(body: list[ast.stmt]) -> bool:
-    """Whether a ``try`` body is a gate on what JAX has: it imports from JAX, or only reads
-    names and sets constants (``X = jax.errors.X``, ``CAN_USE = True``). A body that imports
-    another library (an optional dependency), or computes without importing
-    (``jnp.diag(d.cov())``), catches the errors of what it runs, whatever JAX has: no gate."""
-    imported: list[str] = []  # the top-level packages the body imports from
-    for statement in body:
-        if isinstance(statement, ast.Import):
-            imported += [alias.name.split(".")[0] for alias in statement.names]
-        elif isinstance(statement, ast.ImportFrom):
-            imported.append("" if statement.level else (statement.module or "").split(".")[0])
-    if imported:
-        return any(root in JAX_ROOTS for root in imported)
-
-    def a_name(value: ast.expr | None) -> bool:
-        while isinstance(value, ast.Attribute):
-            value = value.value
-        return isinstance(value, ast.Name | ast.Constant)
-
-    for statement in body:
-        if isinstance(statement, ast.Pass):
-            continue
-        if isinstance(statement, ast.Assign | ast.AnnAssign) and a_name(statement.value):
-            continue
-        if isinstance(statement, ast.Expr) and a_name(statement.value):
-            continue
-        return False
-    return True
 
 
 def resolve_file(
