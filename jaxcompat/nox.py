@@ -21,8 +21,10 @@ next release will. Select one with ``nox -s "tests(jax='future')"`` or ``nox -t 
 
 :func:`install` installs a row's jax, jaxlib and companion pins (``numpy<2`` up to JAX 0.4.25,
 ...), with uv when the session's virtualenv is uv's or uv is on PATH, from the package
-indexes of the user's own pip configuration. nox is imported only by these functions, so
-``import jaxcompat`` never needs it.
+indexes of the user's own pip configuration. :func:`jaxcompat_requirement` is the jaxcompat
+that runs the noxfile, as a requirement for the sessions (``jcn.install(session, jax,
+jcn.jaxcompat_requirement(), "-e", ".")``): a checkout or wheel being tried is the one they
+test. nox is imported only by these functions, so ``import jaxcompat`` never needs it.
 """
 
 from __future__ import annotations
@@ -36,11 +38,20 @@ from ._matrix import rows as matrix_rows
 from ._matrix.pip_indexes import uv_index_environment, working_uv
 from ._matrix.select import SELECTIONS
 from ._matrix.select import select as select_rows
+from ._matrix.trial import jaxcompat_requirement
 
 if TYPE_CHECKING:
     import nox
 
-__all__ = ["FUTURE", "FUTURE_ENV_VAR", "NEWEST", "install", "requirements", "rows"]
+__all__ = [
+    "FUTURE",
+    "FUTURE_ENV_VAR",
+    "NEWEST",
+    "install",
+    "jaxcompat_requirement",
+    "requirements",
+    "rows",
+]
 
 NEWEST = "newest"  # the newest JAX the package indexes offer, with no pin
 FUTURE = "future"  # the newest JAX, with every registered deprecation made an error

@@ -100,7 +100,7 @@ class FakeSession:
 @pytest.fixture
 def noxfile(fake_nox, monkeypatch):
     module = _load_noxfile(PROJECT)
-    monkeypatch.setattr(module, "jaxcompat_requirement", lambda: "/src/jaxcompat")
+    monkeypatch.setattr(jcn, "jaxcompat_requirement", lambda: "/src/jaxcompat")
     return module
 
 
@@ -128,40 +128,6 @@ def test_the_future_row_installs_the_newest_jax_and_sets_the_plugin_s_variable(n
         ("run", ("pytest",)),
     ]
     assert session.env == {"JAXCOMPAT_FUTURE": "1"}
-
-
-class FakeDistribution:
-    version = "1.2.3"
-
-    def __init__(self, direct_url):
-        self.direct_url = direct_url
-
-    def read_text(self, name):
-        assert name == "direct_url.json"
-        return self.direct_url
-
-
-@pytest.mark.parametrize(
-    ("direct_url", "expected"),
-    [
-        # pip install /path/to/jaxcompat (a checkout, editable or not)
-        ('{"url": "file:///src/jax%20compat", "dir_info": {}}', "/src/jax compat"),
-        (
-            '{"url": "file:///dist/jaxcompat-1.2.3-py3-none-any.whl", "archive_info": {}}',
-            "/dist/jaxcompat-1.2.3-py3-none-any.whl",
-        ),
-        # pip install jaxcompat from an index records nothing; from a URL, no local path
-        (None, "jaxcompat==1.2.3"),
-        ('{"url": "https://example.invalid/jc.whl", "archive_info": {}}', "jaxcompat==1.2.3"),
-    ],
-)
-def test_the_sessions_get_the_jaxcompat_that_runs_the_noxfile(
-    fake_nox, monkeypatch, direct_url, expected
-):
-    module = _load_noxfile(PROJECT)
-    fake = FakeDistribution(direct_url)
-    monkeypatch.setattr(module.importlib.metadata, "distribution", lambda name: fake)
-    assert module.jaxcompat_requirement() == expected
 
 
 def _bash_blocks(markdown: str) -> list[list[str]]:

@@ -16,6 +16,7 @@ import yaml
 
 import jaxcompat.nox as jcn
 from jaxcompat._matrix import pip_indexes as _pip_indexes
+from jaxcompat._matrix import trial
 from jaxcompat._matrix.cli import main as matrix
 
 from ._helpers import ROOT, run_python
@@ -215,3 +216,39 @@ def test_pip_s_configuration_comes_from_pip_on_path_without_a_pip_module(monkeyp
     monkeypatch.setattr(_pip_indexes.shutil, "which", lambda name: f"/usr/bin/{name}")
     assert _pip_indexes.pip_config("python") == {"find-links": "/wheels"}
     assert ran == [["python", "-m", "pip", "config", "list"], ["pip", "config", "list"]]
+
+
+class FakeDistribution:
+    version = "1.2.3"
+
+    def __init__(self, direct_url):
+        self.direct_url = direct_url
+
+    def read_text(self, name):
+        assert name == "direct_url.json"
+        return self.direct_url
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "expected"),
+    [
+        # pip install /path/to/jaxcompat (a checkout, editable or not)
+        ('{"url": "file:///src/jax%20compat", "dir_info": {}}', "/src/jax compat"),
+        (
+            '{"url": "file:///dist/jaxcompat-1.2.3-py3-none-any.whl", "archive_info": {}}',
+            "/dist/jaxcompat-1.2.3-py3-none-any.whl",
+        ),
+        # pip install jaxcompat from an index records nothing; from a URL, no local path
+        (None, "jaxcompat==1.2.3"),
+        ('{"url": "https://example.invalid/jc.whl", "archive_info": {}}', "jaxcompat==1.2.3"),
+    ],
+)
+def test_the_sessions_get_the_jaxcompat_that_runs_the_noxfile(monkeypatch, direct_url, expected):
+    fake = FakeDistribution(direct_url)
+    monkeypatch.setattr(trial, "_source_tree", lambda: None)  # as where it runs installed
+    monkeypatch.setattr(trial.importlib.metadata, "distribution", lambda name: fake)
+    assert jcn.jaxcompat_requirement() == expected
+
+
+def test_run_from_a_checkout_the_sessions_get_that_checkout():
+    assert jcn.jaxcompat_requirement() == str(ROOT)

@@ -14,10 +14,7 @@ changes); the CI workflow runs the same rows. nox's own environment needs jaxcom
 
 from __future__ import annotations
 
-import importlib.metadata
-import json
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 import nox
 
@@ -30,26 +27,11 @@ nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"  # a JAX virtualenv is ~0.5 GB: build each once
 
 
-def jaxcompat_requirement() -> str:
-    """The jaxcompat that runs this noxfile, for the sessions too.
-
-    Installed from a checkout or a wheel, the same path (pip records it, PEP 610); installed
-    from a package index, the same release.
-    """
-    distribution = importlib.metadata.distribution("jaxcompat")
-    recorded = distribution.read_text("direct_url.json")
-    if recorded:
-        url = urlparse(json.loads(recorded)["url"])
-        if url.scheme == "file":
-            return unquote(url.path)
-    return f"jaxcompat=={distribution.version}"
-
-
 @nox.session
 @nox.parametrize("python,jax", jcn.rows(HERE, select="needed", newest=True, future=True))
 def tests(session: nox.Session, jax: str) -> None:
     """tinysolve's tests on one JAX release."""
     # One install, so that the row's pins and tinysolve's own requirements resolve together:
     # a requirement that pulls JAX up is an error, not a silent upgrade.
-    jcn.install(session, jax, jaxcompat_requirement(), "-e", ".", "pytest")
+    jcn.install(session, jax, jcn.jaxcompat_requirement(), "-e", ".", "pytest")
     session.run("pytest", *session.posargs)

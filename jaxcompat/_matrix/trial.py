@@ -94,11 +94,21 @@ def _interpreter(row: MatrixRow, library: Library) -> tuple[str, str] | None:
     return None
 
 
-def jaxcompat_requirement() -> str:
-    """The jaxcompat running this command, for the rows too: its checkout or wheel path where
-    it was installed from one (PEP 610) or runs from a source tree, else the same release."""
+def _source_tree() -> Path | None:
+    """The checkout this jaxcompat runs from, or None where it runs installed."""
     source = Path(__file__).resolve().parents[2]
     if (source / "pyproject.toml").is_file() and (source / "jaxcompat" / "__init__.py").is_file():
+        return source
+    return None
+
+
+def jaxcompat_requirement() -> str:
+    """The jaxcompat running this command (or a noxfile), as a requirement that installs the
+    same one into a row's virtualenv: its checkout where it runs from one; the path of the
+    checkout or wheel it was installed from (pip records it, PEP 610); else the same
+    release from the package index."""
+    source = _source_tree()
+    if source is not None:
         return str(source)
     distribution = importlib.metadata.distribution("jaxcompat")
     recorded = distribution.read_text("direct_url.json")
