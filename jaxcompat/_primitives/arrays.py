@@ -19,14 +19,8 @@ from typing import Any, TypeVar
 import jax
 from jaxlib import xla_client
 
-from .hashing import (
-    ATOMIC_TYPES,
-    Tracer,
-    UnsafeToFlatten,
-    _ByType,
-    acyclic_tree_flatten,
-    flatten_one_level,
-)
+from .flattening import UnsafeToFlatten, acyclic_tree_flatten, flatten_one_level
+from .hashing import ATOMIC_TYPES, Tracer, _ByType
 
 T = TypeVar("T")
 

@@ -29,7 +29,7 @@ import jax
 import numpy as np
 
 from .._version import JAX_VERSION_STRING
-from .hashing import flatten_one_level
+from .flattening import flatten_one_level
 
 __all__ = ["ATOM_TYPES", "LEAVES", "refuse_cycles"]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import jax
 
-from ..hashing import flatten_one_level
+from ..flattening import flatten_one_level
 from .instance_state import root_kind
 from .method_reads import Item
 from .read_paths import ReadSelector, entry_path

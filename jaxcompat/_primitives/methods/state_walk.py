@@ -29,7 +29,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from ..hashing import ATOMIC_TYPES, Tracer, flatten_one_level
+from ..flattening import flatten_one_level
+from ..hashing import ATOMIC_TYPES, Tracer
 from ..jit_object import PjitFunction
 
 #: How deep the walk through ``self``'s state goes before it gives up with a ValueError.
