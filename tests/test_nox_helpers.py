@@ -250,5 +250,15 @@ def test_the_sessions_get_the_jaxcompat_that_runs_the_noxfile(monkeypatch, direc
     assert jcn.jaxcompat_requirement() == expected
 
 
-def test_run_from_a_checkout_the_sessions_get_that_checkout():
-    assert jcn.jaxcompat_requirement() == str(ROOT)
+def test_run_from_a_checkout_the_sessions_get_that_checkout(tmp_path, monkeypatch):
+    # Where this very file runs from a checkout or from an installed wheel, the same answer.
+    (tmp_path / "jaxcompat" / "_matrix").mkdir(parents=True)
+    (tmp_path / "jaxcompat" / "__init__.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'jaxcompat'\n")
+    monkeypatch.setattr(trial, "__file__", str(tmp_path / "jaxcompat" / "_matrix" / "trial.py"))
+    assert jcn.jaxcompat_requirement() == str(tmp_path.resolve())
+    (tmp_path / "pyproject.toml").unlink()  # a site-packages folder: no checkout around it
+    monkeypatch.setattr(
+        trial.importlib.metadata, "distribution", lambda name: FakeDistribution(None)
+    )
+    assert jcn.jaxcompat_requirement() == "jaxcompat==1.2.3"

@@ -52,10 +52,11 @@ def _flatten_kind(cls: type, sample: object) -> str:
     return "node" if children and not (len(children) == 1 and children[0] is sample) else "leaf"
 
 
-# Per type, once: scanned by the check (and a dict?), or a custom node it cannot look into.
-# Dicts, not sets, so that filtering a level is a C-level ``map(dict.get, ...)``.
-#: The types seen so far, by kind (see _flatten_kind): scanned by the check, read by
-#: ``hashing`` to tell a list, tuple or dict (or a subclass of one) at once.
+# The types seen so far, each once, by kind (see _flatten_kind): scanned by the check (and a
+# dict?), or a custom node it cannot look into. Dicts, not sets, so that filtering a level is
+# a C-level ``map(dict.get, ...)``.
+#: Whether a type is scanned (a list, tuple or dict, or a subclass of one), read by
+#: ``hashing`` too.
 SCANNED: dict[type, bool] = {}
 _IS_DICT: dict[type, bool] = {}
 _NODE: set[type] = set()
