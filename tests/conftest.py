@@ -53,11 +53,32 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "every_row: runs on every row though its file's other tests are one_row"
     )
+    _require_pinned_release()
     # The matrix sets this on rows where JAX can raise its future TypeError early.
     for name in filter(None, os.environ.get("JAXCOMPAT_TEST_ACCELERATE", "").split(",")):
         from jax._src import deprecations
 
         deprecations.accelerate(name)
+
+
+def _require_pinned_release() -> None:
+    """Stop a matrix row whose installed JAX reports another release than the row pins
+    (nox sets JAXCOMPAT_TEST_PINS): its tests would pass as a release it is not (a
+    jax/version.py edited in a package cache does that)."""
+    pins = os.environ.get("JAXCOMPAT_TEST_PINS")
+    if not pins:
+        return
+    import jax
+    import jaxlib
+
+    jax_pin, jaxlib_pin = pins.split()
+    if (jax.__version__, jaxlib.__version__) != (jax_pin, jaxlib_pin):
+        pytest.exit(
+            f"jax=={jax_pin} and jaxlib=={jaxlib_pin} were installed, but they report jax"
+            f" {jax.__version__} and jaxlib {jaxlib.__version__}: a changed copy is in the"
+            " package cache. Clear it (`uv cache clean jax`) and rerun this row.",
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )
 
 
 @pytest.fixture(scope="session")

@@ -200,6 +200,29 @@ def test_a_row_that_passes_fewer_or_skips_more_than_recorded_fails(
         assert problem in result.stdout.str().replace("\n", " ")
 
 
+@pytest.mark.parametrize("reported", ["pinned", "another"])
+def test_a_row_whose_jax_reports_another_release_runs_no_test(pytester, monkeypatch, reported):
+    # A jax/version.py changed in the package cache would pass a row as a release it is not.
+    import jax
+    import jaxlib
+
+    jax_pin = jax.__version__ if reported == "pinned" else "9.9.9"
+    monkeypatch.setenv("JAXCOMPAT_TEST_PINS", f"{jax_pin} {jaxlib.__version__}")
+    pytester.makeconftest("from tests.conftest import pytest_configure\n")
+    pytester.makepyfile(test_counted=COUNTED_SUITE.format(skip="False"))
+    result = pytester.runpytest("-p", "no:jaxcompat", "-p", "no:cacheprovider")
+    if reported == "pinned":
+        result.assert_outcomes(passed=3)
+        return
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "passed" not in result.stdout.str()
+    assert (
+        f"jax==9.9.9 and jaxlib=={jaxlib.__version__} were installed, but they report jax"
+        f" {jax.__version__} and jaxlib {jaxlib.__version__}: a changed copy is in the package"
+        " cache. Clear it (`uv cache clean jax`) and rerun this row."
+    ) in (result.stdout.str() + result.stderr.str()).replace("\n", " ")
+
+
 def test_an_unrecorded_row_fails_naming_how_to_record_it():
     from tests._test_counts import count_problem
 
