@@ -16,21 +16,12 @@ from collections.abc import Callable
 from itertools import compress
 from typing import Any, TypeVar
 
-import jax
 from jaxlib import xla_client
 
 from .flattening import UnsafeToFlatten, acyclic_tree_flatten, flatten_one_level
-from .hashing import ATOMIC_TYPES, Tracer, _ByType
+from .leaf_types import ATOMIC_TYPES, IS_CONCRETE_ARRAY
 
 T = TypeVar("T")
-
-
-def _is_concrete_array_type(cls: type) -> bool:
-    # Tracers are registered as virtual subclasses of jax.Array on many releases.
-    return issubclass(cls, jax.Array) and not issubclass(cls, Tracer)
-
-
-IS_CONCRETE_ARRAY = _ByType(_is_concrete_array_type)
 
 
 def _block_one_by_one(arrays: list[Any]) -> None:

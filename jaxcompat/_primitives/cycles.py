@@ -30,6 +30,7 @@ import numpy as np
 
 from .._version import JAX_VERSION_STRING
 from .flattening import flatten_one_level
+from .leaf_types import ATOMIC_TYPES
 
 __all__ = ["ATOM_TYPES", "LEAVES", "refuse_cycles"]
 
@@ -90,9 +91,9 @@ def _find_cycle(value: Any, deepest: int | None) -> tuple[str, type | None] | No
 LEAVES = (jax.Array, np.ndarray, np.generic, int, float, complex, str, bytes)
 
 #: The exact types met so far whose instances hold nothing JAX's flatten would enter: the
-#: builtin scalars, and each array, tracer and numpy scalar type once it is first seen (a
-#: set lookup on every call, where ``isinstance(x, jax.Array)`` asks an ABC).
-ATOM_TYPES: set[type] = {int, float, complex, bool, str, bytes, type(None)}
+#: atomic types, and each array, tracer and numpy scalar type once it is first seen (a set
+#: lookup on every call, where ``isinstance(x, jax.Array)`` asks an ABC).
+ATOM_TYPES: set[type] = set(ATOMIC_TYPES)
 
 
 def _holds_nothing(value: Any) -> bool:

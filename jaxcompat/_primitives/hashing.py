@@ -14,42 +14,13 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-import jax
 import numpy as np
 
 from .flattening import SCANNED, acyclic_tree_flatten, flatten_one_level
-
-#: JAX's tracer base class. ``jax.core.Tracer`` is public and silent on every supported release.
-Tracer: type = jax.core.Tracer
-
-# Exact types whose hash never touches user code or tracers: the fast path.
-ATOMIC_TYPES: frozenset[type] = frozenset(
-    {int, float, complex, str, bytes, bool, type(None), type(Ellipsis), range, slice}
-)
+from .leaf_types import ATOMIC_TYPES, HASHES_BY_IDENTITY, ByType, Tracer
 
 _CYCLE = hash("jaxcompat.tracer_safe_hash: cycle")
 _TOO_DEEP = hash("jaxcompat.tracer_safe_hash: too deep")
-
-
-class _ByType(dict[type, bool]):
-    """A per-type cache of a yes/no decision; ``__missing__`` decides once per type."""
-
-    def __init__(self, decide: Callable[[type], bool]) -> None:
-        super().__init__()
-        self._decide = decide
-
-    def __missing__(self, cls: type) -> bool:
-        answer = self[cls] = self._decide(cls)
-        return answer
-
-
-def _hashes_by_identity(cls: type) -> bool:
-    # Tracers and jax Arrays: JAX hashes neither, and their value is not a Python value.
-    return issubclass(cls, Tracer) or issubclass(cls, jax.Array)
-
-
-#: True for tracer types and concrete jax Array types.
-HASHES_BY_IDENTITY = _ByType(_hashes_by_identity)
 
 
 def is_tracer(x: object) -> bool:
@@ -156,7 +127,7 @@ def _has_own_hash(cls: type) -> bool:
 
 
 #: True for types that define their own ``__hash__``.
-HAS_OWN_HASH = _ByType(_has_own_hash)
+HAS_OWN_HASH = ByType(_has_own_hash)
 
 
 def _identities_by_id(objects: list[Any]) -> tuple[int, ...]:
@@ -325,10 +296,7 @@ def has_identity_hash(obj: object) -> bool:
 
 
 __all__ = [
-    "ATOMIC_TYPES",
-    "HASHES_BY_IDENTITY",
     "MAX_REMEMBERED_STRUCTURES",
-    "Tracer",
     "has_identity_hash",
     "is_tracer",
     "make_tracer_safe_hash",

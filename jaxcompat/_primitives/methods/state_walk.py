@@ -30,8 +30,8 @@ import jax
 import numpy as np
 
 from ..flattening import flatten_one_level
-from ..hashing import ATOMIC_TYPES, Tracer
 from ..jit_object import PjitFunction
+from ..leaf_types import ATOMIC_TYPES, Tracer
 
 #: How deep the walk through ``self``'s state goes before it gives up with a ValueError.
 MAX_STATE_DEPTH = 200
