@@ -7,7 +7,8 @@ python tools/third_party.py run LIB ROW MODE WORK   run the library's tests, wri
 python tools/third_party.py report                  THIRD_PARTY.md and the COMPATIBILITY.md block
 
 The rewrite is ``jaxcompat migrate``, as a library's author runs it; the libraries and their
-rows are in third_party_libraries.py, the report in third_party_report.py.
+rows are in third_party_libraries.py, why tests fail through jaxcompat in
+third_party_causes.py, the report in third_party_report.py.
 """
 
 from __future__ import annotations
