@@ -98,6 +98,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+@dataclasses.dataclass
+class _Port:
+    """What the port of the files has come to so far."""
+
+    files: int = 0  # read and ported
+    changed: int = 0  # of those, changed by the port
+    problems: list[str] = dataclasses.field(default_factory=list)  # "file:line:1: error: ..."
+    ported: list[PortedFile] = dataclasses.field(default_factory=list)
+    writes: list[Write] = dataclasses.field(default_factory=list)
+
+    def problem(self, file: Path, error: Exception) -> None:
+        line, _, problem = file_problem(error)
+        self.problems.append(f"{file}:{line}:1: error: {problem}")
+        print(self.problems[-1])
+
+
 def main(argv: list[str]) -> int:
     """Run ``jaxcompat migrate`` with `argv` (the arguments after ``migrate``); return the
     exit code.
@@ -116,7 +132,6 @@ def main(argv: list[str]) -> int:
     paths = existing_paths("jaxcompat migrate", args.paths)
     if paths is None:
         return 2
-    write = not (args.diff or args.check)
     pyproject = nearest_pyproject(paths[0]) if not args.no_pyproject and paths else None
     try:
         if pyproject is not None:
@@ -125,120 +140,133 @@ def main(argv: list[str]) -> int:
         print(f"error: {error}")
         print("1 problem found, so nothing was read or written.")
         return 2
-    known_ranges: dict[Path, tuple[int, str]] = {}
-    files = changed = 0
-    problems: list[str] = []  # each a "file:line:1: error: ..." line
-    ported: list[PortedFile] = []
-    writes: list[Write] = []
-    loaded: list[Loaded | tuple[Path, Exception]] = []
-    every_row = every_row_mask()
-    kept_lines = 0  # of the trees kept for the findings on the lowered range
+    port = _Port()
     with few_collections():
-        for path in paths:
-            found_any = False
-            left_outside: list[Path] = []
-            for file in python_files(path, left_outside):
-                found_any = True
-                try:
-                    read_file = load(file, override, known_ranges)
-                except (OSError, SyntaxError, ValueError, RecursionError) as error:
-                    loaded.append((file, error))
-                    continue
-                if read_file.checked is None or not keeps_reading(read_file, kept_lines):
-                    read_file = dataclasses.replace(read_file, checked=None)
-                elif read_file.scope != every_row:
-                    kept_lines += len(read_file.checked.lines)
-                loaded.append(read_file)
-            loaded.extend((link, NotADirectoryError(LEADS_OUTSIDE)) for link in left_outside)
-            if not found_any and not left_outside:
-                loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
+        loaded = _load_every_file(paths, override)
         floor, read = port_floor([item for item in loaded if isinstance(item, Loaded)])
         # The floor the port declares is known before its gates are judged on it.
         bound = DependencyBound(floor)
         if pyproject is not None and not args.no_resolve and not problems_in(loaded):
             bound = dependency_bound(pyproject, floor)
-        floor = bound.floor
-        reads = iter(read)
         # A tree kept for its gates or the lowered range is let go once they are read:
         # the collector walks every tree still alive.
         pending = deque(loaded)
         loaded.clear()
+        reads = iter(read)
         while pending:
             item = pending.popleft()
             if isinstance(item, tuple):
-                file, unreadable = item
-                line, _, problem = file_problem(unreadable)
-                problems.append(f"{file}:{line}:1: error: {problem}")
-                print(problems[-1])
-                continue
-            file, source, scope = item.file, item.source, item.scope
-            imported = next(reads)
-            # With --no-pyproject the port declares the library's own range; else the
-            # lowered one.
-            judged = scope if args.no_pyproject else down_to(scope, floor)
+                port.problem(*item)
+            else:
+                _port_file(item, next(reads), bound.floor, args, port)
+    return _finish(paths, bound, args, port)
+
+
+def _load_every_file(
+    paths: list[Path], override: int | None
+) -> list[Loaded | tuple[Path, Exception]]:
+    """Each Python file under ``paths`` read and its imports ported, or why it cannot be;
+    the trees kept for later reading are bounded by ``keeps_reading``."""
+    known_ranges: dict[Path, tuple[int, str]] = {}
+    loaded: list[Loaded | tuple[Path, Exception]] = []
+    every_row = every_row_mask()
+    kept_lines = 0  # of the trees kept for the findings on the lowered range
+    for path in paths:
+        found_any = False
+        left_outside: list[Path] = []
+        for file in python_files(path, left_outside):
+            found_any = True
             try:
-                # A suppressed gate has no finding: a file with a suppression is read for
-                # gates all the same.
-                gateless = imported.gates_before == 0 and not SUPPRESSION.search(item.imported)
-                migrated, removed_reading = (
-                    (item.imported, item.checked) if gateless else gates_removed(item, judged)
-                )
-            except (SyntaxError, ValueError, RecursionError) as error:
-                line, _, problem = file_problem(error)
-                problems.append(f"{file}:{line}:1: error: {problem}")
-                print(problems[-1])
+                read_file = load(file, override, known_ranges)
+            except (OSError, SyntaxError, ValueError, RecursionError) as error:
+                loaded.append((file, error))
                 continue
-            files += 1
-            reading = item.checked
-            if migrated != item.imported:  # read again, for what is left in it
-                reading = removed_reading or protected(
-                    lambda text, _: read_checked(text), migrated, None
-                )
-                found = tuple(reading.findings(every_row))
-                imported = dataclasses.replace(imported, every_row=found)
-            # And on the range lowered to the port's floor, while its tree is at hand: the
-            # floor read from every ported file is that one unless the port removed a
-            # failing line.
-            lowered = down_to(scope, floor)
-            if reading is not None and lowered != every_row:
-                found = tuple(reading.findings(lowered))
-                imported = dataclasses.replace(imported, lowered=(lowered, found))
-            ported.append(dataclasses.replace(imported, migrated=migrated))
-            if migrated == source:
-                continue
-            changed += 1
-            if args.diff:
-                sys.stdout.writelines(
-                    difflib.unified_diff(
-                        source.splitlines(keepends=True),
-                        migrated.splitlines(keepends=True),
-                        f"{file} (before)",
-                        f"{file} (migrated)",
-                    )
-                )
-            if write:
-                writes.append(Write(file, migrated.encode(item.encoding), b""))
-            elif not args.diff:
-                print(f"would migrate {file}")
+            if read_file.checked is None or not keeps_reading(read_file, kept_lines):
+                read_file = dataclasses.replace(read_file, checked=None)
+            elif read_file.scope != every_row:
+                kept_lines += len(read_file.checked.lines)
+            loaded.append(read_file)
+        loaded.extend((link, NotADirectoryError(LEADS_OUTSIDE)) for link in left_outside)
+        if not found_any and not left_outside:
+            loaded.append((path, NotADirectoryError(NO_PYTHON_FILES)))
+    return loaded
+
+
+def _port_file(
+    item: Loaded, imported: PortedFile, floor: str, args: argparse.Namespace, port: _Port
+) -> None:
+    """Remove the gates of one loaded file that never run on the range the port declares,
+    read what is left in it, and print or queue its change."""
+    file, source, scope = item.file, item.source, item.scope
+    every_row = every_row_mask()
+    # With --no-pyproject the port declares the library's own range; else the lowered one.
+    judged = scope if args.no_pyproject else down_to(scope, floor)
+    try:
+        # A suppressed gate has no finding: a file with a suppression is read for gates all
+        # the same.
+        gateless = imported.gates_before == 0 and not SUPPRESSION.search(item.imported)
+        migrated, removed_reading = (
+            (item.imported, item.checked) if gateless else gates_removed(item, judged)
+        )
+    except (SyntaxError, ValueError, RecursionError) as error:
+        port.problem(file, error)
+        return
+    port.files += 1
+    reading = item.checked
+    if migrated != item.imported:  # read again, for what is left in it
+        reading = removed_reading or protected(lambda text, _: read_checked(text), migrated, None)
+        found = tuple(reading.findings(every_row))
+        imported = dataclasses.replace(imported, every_row=found)
+    # And on the range lowered to the port's floor, while its tree is at hand: the floor read
+    # from every ported file is that one unless the port removed a failing line.
+    lowered = down_to(scope, floor)
+    if reading is not None and lowered != every_row:
+        found = tuple(reading.findings(lowered))
+        imported = dataclasses.replace(imported, lowered=(lowered, found))
+    port.ported.append(dataclasses.replace(imported, migrated=migrated))
+    if migrated == source:
+        return
+    port.changed += 1
+    if args.diff:
+        sys.stdout.writelines(
+            difflib.unified_diff(
+                source.splitlines(keepends=True),
+                migrated.splitlines(keepends=True),
+                f"{file} (before)",
+                f"{file} (migrated)",
+            )
+        )
+    if not (args.diff or args.check):
+        port.writes.append(Write(file, migrated.encode(item.encoding), b""))
+    elif not args.diff:
+        print(f"would migrate {file}")
+
+
+def _finish(
+    paths: list[Path], bound: DependencyBound, args: argparse.Namespace, port: _Port
+) -> int:
+    """The pyproject.toml edit, every write or none, and what the port says at its end."""
+    write = not (args.diff or args.check)
     try:
         with few_collections():
             end = end_of_port(
                 paths,
-                ported,
-                floor,
+                port.ported,
+                bound.floor,
                 pyproject=not args.no_pyproject,
                 resolved=bound.resolved,
             )
     except PyprojectError as error:
-        problems.append(f"{error}")
+        port.problems.append(f"{error}")
         print(f"error: {error}")
         end = None
     verb = "Migrated" if write else "Would migrate"
-    if end is None or problems:
-        return nothing_written(verb, changed, files, len(problems), write)
+    if end is None or port.problems:
+        return nothing_written(verb, port.changed, port.files, len(port.problems), write)
     pyproject_changed = end.edit is not None and end.edit.text != end.edit.path.read_text(
         encoding="utf-8"
     )
+    writes = port.writes
     if pyproject_changed and write:
         assert end.edit is not None
         writes.append(Write(end.edit.path, end.edit.text.encode("utf-8"), b""))
@@ -251,7 +279,7 @@ def main(argv: list[str]) -> int:
         if refused:
             for path, why in refused:
                 print(f"{path}:1:1: error: {why}")
-            return nothing_written(verb, changed, files, len(refused), write)
+            return nothing_written(verb, port.changed, port.files, len(refused), write)
         for written in writes:
             if end.edit is None or written.path != end.edit.path:
                 print(f"migrated {written.path}")
@@ -271,6 +299,6 @@ def main(argv: list[str]) -> int:
         # own tests are what prove it.
         root = shown_path(end.pyproject.parent)
         print(f"note: your tests prove the floor: {program_name()} floor {root}")
-    summary = f"{verb} {changed} of {files} file{'s' if files != 1 else ''}"
+    summary = f"{verb} {port.changed} of {port.files} file{'s' if port.files != 1 else ''}"
     print("; ".join([summary, *end.closing]) + ".")
-    return 1 if args.check and (changed or pyproject_changed) else 0
+    return 1 if args.check and (port.changed or pyproject_changed) else 0
