@@ -16,6 +16,7 @@ from ._api import facts, same_object_stable, stable_first_mask
 from ._edits import Edit
 from ._files import char_column
 from ._uses import Use
+from ._walk import walk
 
 __all__ = ["rename_edits"]
 
@@ -57,7 +58,8 @@ def rename_edits(tree: ast.Module, lines: list[str], uses: list[Use], scope: int
     if not wanted:
         return []
     edits = []
-    for node in ast.walk(tree):
+    # Only the nodes on the lines of the uses: the rest of the tree holds none of them.
+    for node in walk(tree, sorted({line for line, _ in wanted})):
         if not isinstance(node, ast.Attribute) or node.end_col_offset is None:
             continue
         same = wanted.get((node.lineno, node.col_offset + 1))  # a use's column: bytes, from 1
