@@ -50,8 +50,8 @@ def _claims() -> list[tuple[str, str, str]]:
         for parameter, first in sorted(firsts.items()):
             first = gen.class_keyword_first(jax_path, parameter) or first
             rule = rule_for(jax_path, parameter, defaults)
-            claim = gen.keyword_labels(rule, jax_path, parameter, first, rows, handed)[row]
-            claims.append((jax_path, parameter, claim))
+            labels = gen.keyword_labels(rule, jax_path, parameter, first, surface.versions, handed)
+            claims.append((jax_path, parameter, labels[row]))
     return claims
 
 

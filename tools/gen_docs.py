@@ -68,6 +68,7 @@ class Surface:
 
     rows: tuple[str, ...]
     modules: dict[str, Any]
+    versions: tuple[Version, ...]  # the rows, parsed once: the tables compare them often
 
     def has(self, where: str, row: int, last: bool) -> bool:
         """Whether the source ``module:attribute`` can be had on the row.
@@ -100,7 +101,8 @@ class Surface:
 
 def load_surface() -> Surface:
     data = json.loads((DATA / "api_surface.json").read_text())
-    return Surface(tuple(data["rows"]), data["modules"])
+    rows = tuple(data["rows"])
+    return Surface(rows, data["modules"], tuple(map(Version, rows)))
 
 
 def module_of(jax_path: str, modules: Iterable[str]) -> str:
@@ -148,13 +150,14 @@ def chosen_sources(entry: StableName, surface: Surface) -> list[Any]:
     """The source the resolver picks for ``jaxcompat.<path>`` on each row: the first that
     exists and whose ``releases`` holds the row; None where there is none."""
     floor = Version(entry.first) if entry.first else None
+    releases = [None if s.releases is None else SpecifierSet(s.releases) for s in entry.sources]
     chosen = []
-    for row, release in enumerate(surface.rows):
-        version = Version(release)
+    for row, version in enumerate(surface.versions):
         found = None
         if floor is None or version >= floor:
             for number, source in enumerate(entry.sources, start=1):
-                if source.releases is not None and version not in SpecifierSet(source.releases):
+                held = releases[number - 1]
+                if held is not None and version not in held:
                     continue
                 if surface.has(source.where, row, last=number == len(entry.sources)):
                     found = source
@@ -283,7 +286,7 @@ def keyword_labels(
     jax_path: str,
     parameter: str,
     first: str,
-    rows: tuple[str, ...],
+    versions: tuple[Version, ...],
     handed: list[tuple[str, str | None]],
 ) -> list[str]:
     """Per row, what a call through jaxcompat with ``parameter=`` does, as the keyword
@@ -298,17 +301,20 @@ def keyword_labels(
     applies_until = Version(rule.fixed_in if rule and rule.fixed_in else first)
     # A rule that reads the keyword otherwise than the release that names it.
     ruled_past_first = rule is not None and (rule.fixed_in or rule.broken_from)
+    broken_from = None if rule is None or rule.broken_from is None else Version(rule.broken_from)
+    again = None if rule is None or rule.fixed_again_in is None else Version(rule.fixed_again_in)
     labels = []
-    for release, (kind, detail) in zip(rows, handed, strict=True):
+    for version, (kind, detail) in zip(versions, handed, strict=True):
         if kind == "absent":
             labels.append(NO_SUCH_NAME)
             continue
-        version = Version(release)
         applies = version < applies_until
-        if rule is not None and rule.broken_from is not None:
-            again = rule.fixed_again_in
-            if version >= Version(rule.broken_from) and (again is None or version < Version(again)):
-                applies = True
+        if (
+            broken_from is not None
+            and version >= broken_from
+            and (again is None or version < again)
+        ):
+            applies = True
         if jax_path in CLASS_PATHS:
             labels.append(keyword_before(rule, jax_path, first) if applies else own)
         elif kind == "adapter":  # on any row it serves, whatever the release's function takes
@@ -362,7 +368,7 @@ def keyword_section(
     for parameter, first in sorted(firsts.items()):
         first = class_keyword_first(jax_path, parameter) or first
         rule = rule_for(jax_path, parameter, defaults)
-        labels = keyword_labels(rule, jax_path, parameter, first, rows, handed)
+        labels = keyword_labels(rule, jax_path, parameter, first, surface.versions, handed)
         spans = ranges(rows, labels)
         for index, (start, end, label) in enumerate(spans):
             name = f"`{parameter}=`" if index == 0 else ""
