@@ -4,6 +4,7 @@ The report header (JAX, jaxlib, backend, and the path of the jaxcompat under tes
 jaxcompat's own pytest plugin, ``jaxcompat.testing``.
 """
 
+import gc
 import os
 
 # Before JAX starts its backend: CPU only, and 8 host devices for the sharding tests.
@@ -88,6 +89,14 @@ def fresh_jaxcompat():
     from tests._fresh_interpreter import run_fresh_interpreter
 
     return run_fresh_interpreter()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Every object alive after collection (JAX, jaxcompat, the collected tests) is kept out of
+    the garbage collector's full passes, which otherwise walk it again each time: a row's
+    collections took 6.3 s, 4.9 s after this."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
