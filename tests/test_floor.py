@@ -376,6 +376,38 @@ def test_a_reference_where_nothing_passes_says_why(tmp_path):
     )
 
 
+def test_a_reference_that_lacks_a_test_dependency_says_how_to_install_it(
+    tmp_path, capsys, monkeypatch
+):
+    # jax-md 0.2.29's test_util imports netCDF4, which the library does not declare.
+    source = "import absent_test_dependency\ndef test_x(): pass\n"
+    report = _junit_report(tmp_path / "suite", "test_b.py", source)
+    said = f"Python {RUNNING}: 0 passed, 1 failed, 0 skipped; the first: "
+    said += trial._first_failure(report)
+    ran = trial.Outcome(True, frozenset(), 1, False, said)
+    monkeypatch.setattr(floor, "try_row", lambda row, library, tests: ran)
+    library = _library(tmp_path / "lib", [])
+    reference = HERE[1].jax
+    assert floor.main([str(library), "--reference", reference]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"python -m jaxcompat floor: no test passes on the reference, {reference}: {said};"
+        " `absent_test_dependency` is not installed: pass --with the package that provides"
+        " it, or --extra NAME for an extra of the library that requires it"
+    ]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "ModuleNotFoundError: No module named 'flax.nnx'",  # a dependency's release lacks it
+        "ImportError: cannot import name 'nnx' from 'flax'",
+        "AssertionError: assert 1 == 2",
+    ],
+)
+def test_only_a_missing_top_level_module_gets_the_install_hint(error):
+    assert trial.missing_module_hint(f"0 passed, 1 failed; the first: test_a: {error}") == ""
+
+
 def test_a_file_that_cannot_be_collected_loses_only_its_own_tests(tmp_path):
     # jax_dataclasses 1.6.3 has a test file in Python 3.12's syntax: on 3.11 pytest stopped
     # at its collection error, and no test of the other files ran.

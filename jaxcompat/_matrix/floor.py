@@ -40,7 +40,7 @@ from .._checker._ranges import (
 )
 from .._cli.program import parse_arguments, program_name
 from . import MatrixRow, rows
-from .trial import Library, Outcome, Tests, try_row
+from .trial import Library, Outcome, Tests, missing_module_hint, try_row
 
 __all__ = ["main"]
 
@@ -269,7 +269,8 @@ def main(argv: list[str]) -> int:
     elif command is None and not on_reference.passed:
         problem = "no test passes on the reference"
     if problem is not None:
-        print(f"{prog}: {problem}, {reference.jax}: {on_reference.said}", file=sys.stderr)
+        hint = missing_module_hint(on_reference.said)
+        print(f"{prog}: {problem}, {reference.jax}: {on_reference.said}{hint}", file=sys.stderr)
         return 2
     # The releases between are halved at each try, as `git bisect` halves commits: a test
     # that passes on one release passes on the later ones (a feature JAX added stays), so a

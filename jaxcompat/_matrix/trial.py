@@ -244,6 +244,24 @@ def _first_failure(report: Path) -> str:
     return "none recorded"
 
 
+#: A test module that imports a top-level module no installed distribution provides.
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '(\w+)'")
+
+
+def missing_module_hint(said: str) -> str:
+    """Where a row's first failure is a top-level module that is not installed, what to pass:
+    a test dependency the library does not declare (jax-md 0.2.29's ``test_util`` imports
+    netCDF4), which only ``--with`` installs. A missing submodule (``flax.nnx``) is a
+    dependency's release that lacks it: no hint."""
+    found = _MISSING_MODULE.search(said)
+    if found is None:
+        return ""
+    return (
+        f"; `{found[1]}` is not installed: pass --with the package that provides it, or"
+        " --extra NAME for an extra of the library that requires it"
+    )
+
+
 def try_row(row: MatrixRow, library: Library, tests: Tests) -> Outcome:
     found = _interpreter(row, library)
     if found is None:
